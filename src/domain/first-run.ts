@@ -1,0 +1,22 @@
+import type { Database } from '../infra/db/database.ts';
+import { countWorkspaces } from '../infra/repos/workspaces.ts';
+import { createApiKey } from './api-keys.ts';
+import { createWorkspace } from './workspaces.ts';
+
+export interface FirstRunResult {
+  workspaceId: string;
+  keyId: string;
+  key: string;
+  credits: number;
+}
+
+/**
+ * decisions.md D1: on an empty embedded database, make a workspace and a Read & write key
+ * so a new user can call the API at once. Returns null when any workspace exists.
+ */
+export async function ensureDefaultWorkspace(db: Database, credits: number): Promise<FirstRunResult | null> {
+  if ((await countWorkspaces(db)) > 0) return null;
+  const ws = await createWorkspace(db, { name: 'default', credits }, 'system:first-run');
+  const key = await createApiKey(db, ws.id, { level: 'read_write' });
+  return { workspaceId: ws.id, keyId: key.id, key: key.key, credits: ws.balance };
+}

@@ -1,0 +1,94 @@
+import type { Database } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import { findTable, insertTable, listTables, type TableRow, updateTable } from '../infra/repos/tables.ts';
+import { errors } from './errors.ts';
+
+export interface Table {
+  id: string;
+  workspaceId: string;
+  name: string;
+  standing: boolean;
+  color: string | null;
+  locale: string | null;
+  archivedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TableInput {
+  name?: string;
+  standing?: boolean;
+  color?: string | null;
+  locale?: string | null;
+}
+
+export function toTable(t: TableRow): Table {
+  return {
+    id: t.id,
+    workspaceId: t.workspace_id,
+    name: t.name,
+    standing: t.standing,
+    color: t.color,
+    locale: t.locale,
+    archivedAt: t.archived_at,
+    createdAt: t.created_at,
+    updatedAt: t.updated_at,
+  };
+}
+
+export async function createTable(db: Database, workspaceId: string, input: TableInput & { name: string }): Promise<Table> {
+  const now = Date.now();
+  const row: TableRow = {
+    id: newId('rev'),
+    workspace_id: workspaceId,
+    name: input.name,
+    standing: input.standing ?? false,
+    color: input.color ?? null,
+    locale: input.locale ?? null,
+    archived_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertTable(db, row);
+  return toTable(row);
+}
+
+export async function listWorkspaceTables(db: Database, workspaceId: string): Promise<Table[]> {
+  return (await listTables(db, workspaceId)).map(toTable);
+}
+
+export async function getTable(db: Database, workspaceId: string, tableId: string): Promise<Table> {
+  const t = await findTable(db, workspaceId, tableId);
+  if (!t) throw errors.notFound('Table');
+  return toTable(t);
+}
+
+export async function patchTable(db: Database, workspaceId: string, tableId: string, patch: TableInput): Promise<Table> {
+  return db.transaction(async (tx) => {
+    const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
+    if (!t) throw errors.notFound('Table');
+    if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
+    const changed: Partial<TableRow> = {};
+    if (patch.name !== undefined && patch.name !== t.name) changed.name = patch.name;
+    if (patch.standing !== undefined && patch.standing !== t.standing) changed.standing = patch.standing;
+    if (patch.color !== undefined && patch.color !== t.color) changed.color = patch.color;
+    if (patch.locale !== undefined && patch.locale !== t.locale) changed.locale = patch.locale;
+    if (Object.keys(changed).length === 0) return toTable(t);
+    const now = Date.now();
+    await updateTable(tx, tableId, changed, now);
+    // A locale change also bumps every active column's version (section 3.2); columns arrive with issue 4.
+    return toTable({ ...t, ...changed, updated_at: now });
+  });
+}
+
+/** Archiving is idempotent: a second DELETE returns the first archivedAt. */
+export async function archiveTable(db: Database, workspaceId: string, tableId: string): Promise<Table> {
+  return db.transaction(async (tx) => {
+    const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
+    if (!t) throw errors.notFound('Table');
+    if (t.archived_at !== null) return toTable(t);
+    const now = Date.now();
+    await updateTable(tx, tableId, { archived_at: now }, now);
+    return toTable({ ...t, archived_at: now, updated_at: now });
+  });
+}

@@ -1,0 +1,95 @@
+import type { Database } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import {
+  findWorkspace,
+  insertWorkspace,
+  type Tier,
+  updateWorkspace,
+  type WorkspaceRow,
+} from '../infra/repos/workspaces.ts';
+import { spendMonth } from './clock.ts';
+import { changeBalance, currentMonthSpend } from './credits.ts';
+import { errors } from './errors.ts';
+
+export type { Tier };
+export const TIERS: readonly Tier[] = ['starter', 'bronze', 'silver', 'gold'];
+
+export interface Workspace {
+  id: string;
+  name: string;
+  tier: Tier;
+  balance: number;
+  spendCap: number | null;
+  monthSpend: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toWorkspace(w: WorkspaceRow, now = Date.now()): Workspace {
+  return {
+    id: w.id,
+    name: w.name,
+    tier: w.tier,
+    balance: w.balance,
+    spendCap: w.spend_cap,
+    monthSpend: currentMonthSpend(w, now),
+    createdAt: w.created_at,
+    updatedAt: w.updated_at,
+  };
+}
+
+export interface NewWorkspace {
+  name: string;
+  tier?: Tier;
+  credits?: number;
+  spendCap?: number | null;
+}
+
+export async function createWorkspace(db: Database, input: NewWorkspace, actorId: string | null): Promise<Workspace> {
+  const now = Date.now();
+  const row: WorkspaceRow = {
+    id: newId('wks'),
+    name: input.name,
+    tier: input.tier ?? 'silver',
+    balance: 0,
+    spend_cap: input.spendCap ?? null,
+    month_spend: 0,
+    spend_month: spendMonth(now),
+    created_at: now,
+    updated_at: now,
+  };
+  return db.transaction(async (tx) => {
+    await insertWorkspace(tx, row);
+    const credits = input.credits ?? 0;
+    const after = credits > 0 ? await changeBalance(tx, { workspaceId: row.id, amount: credits, reason: 'grant', actorId }, now) : row;
+    return toWorkspace(after, now);
+  });
+}
+
+export async function getWorkspace(db: Database, id: string): Promise<Workspace> {
+  const w = await findWorkspace(db, id);
+  if (!w) throw errors.notFound('Workspace');
+  return toWorkspace(w);
+}
+
+export async function patchWorkspace(
+  db: Database,
+  id: string,
+  patch: { name?: string; tier?: Tier; spendCap?: number | null },
+): Promise<Workspace> {
+  return db.transaction(async (tx) => {
+    const w = await findWorkspace(tx, id, { forUpdate: true });
+    if (!w) throw errors.notFound('Workspace');
+    const now = Date.now();
+    await updateWorkspace(tx, id, { name: patch.name, tier: patch.tier, spend_cap: patch.spendCap }, now);
+    return toWorkspace((await findWorkspace(tx, id))!, now);
+  });
+}
+
+/** Admin grant or removal; the balance never goes below 0 (decisions.md D1). */
+export async function grantCredits(db: Database, id: string, amount: number, actorId: string | null): Promise<Workspace> {
+  return db.transaction(async (tx) => {
+    const after = await changeBalance(tx, { workspaceId: id, amount, reason: 'grant', actorId, clampAtZero: true });
+    return toWorkspace(after);
+  });
+}

@@ -1,0 +1,43 @@
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { randomBase62 } from '../infra/ids.ts';
+import { loggerOptions } from '../infra/logger.ts';
+import type { App, AppContext } from './context.ts';
+import { registerErrorHandling } from './errors.ts';
+import { registerAuth } from './plugins/auth.ts';
+import { registerOpenApi } from './plugins/openapi.ts';
+import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerAdminRoutes } from './routes/admin/index.ts';
+import { registerHealthRoutes } from './routes/health/index.ts';
+import { registerTableRoutes } from './routes/tables/index.ts';
+import { formatValidationErrors, validatorCompiler } from './validation.ts';
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
+
+export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+  const app = Fastify({
+    logger: options.logger ?? loggerOptions(ctx.config.logLevel),
+    // A caller's request id is kept when it is sane, so logs can be joined across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBase62(16)}`;
+    },
+    logController: new LogController({ requestIdLogLabel: 'requestId' }),
+    schemaErrorFormatter: formatValidationErrors,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app, ctx);
+  await registerRateLimit(app, ctx);
+  await registerOpenApi(app);
+
+  registerHealthRoutes(app, ctx);
+  registerAdminRoutes(app, ctx);
+  registerTableRoutes(app, ctx);
+  return app;
+}

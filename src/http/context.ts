@@ -1,0 +1,32 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Principal } from '../domain/api-keys.ts';
+import type { Config } from '../infra/config.ts';
+import type { Database } from '../infra/db/database.ts';
+
+/** What every route handler may use; built once per process and passed in. */
+export interface AppContext {
+  readonly config: Config;
+  readonly db: Database;
+  readonly shareSecret: string;
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+/** Who may call a route: nobody's key (`public`), the admin token, or a workspace key level. */
+export type Access = 'public' | 'admin' | 'read' | 'read_write';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyRequest {
+    principal: Principal | null;
+  }
+}

@@ -1,0 +1,20 @@
+import { archiveTable } from '../../../domain/tables.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok } from '../../schema.ts';
+import { keySecurity, TableParams, TableSchema } from './schemas.ts';
+
+const schema = {
+  tags: ['tables'],
+  summary: 'Archive a table (sets archivedAt; there is no un-archive)',
+  security: keySecurity,
+  params: TableParams,
+  response: { 200: Envelope(TableSchema) },
+};
+
+export function archiveTableRoute(app: App, ctx: AppContext): void {
+  app.delete(
+    '/v2/workspaces/:workspaceId/tables/:tableId',
+    { config: { access: 'read_write' }, schema },
+    async (request) => ok(await archiveTable(ctx.db, request.params.workspaceId, request.params.tableId)),
+  );
+}

@@ -1,0 +1,24 @@
+import { createTable } from '../../../domain/tables.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Body, Envelope, ok, Type } from '../../schema.ts';
+import { keySecurity, TableFields, TableSchema, WorkspaceParams } from './schemas.ts';
+
+const schema = {
+  tags: ['tables'],
+  summary: 'Create a table (free)',
+  security: keySecurity,
+  params: WorkspaceParams,
+  body: Body({
+    name: TableFields.name,
+    standing: Type.Optional(TableFields.standing),
+    locale: Type.Optional(TableFields.locale),
+    color: Type.Optional(TableFields.color),
+  }),
+  response: { 200: Envelope(TableSchema) },
+};
+
+export function createTableRoute(app: App, ctx: AppContext): void {
+  app.post('/v2/workspaces/:workspaceId/tables', { config: { access: 'read_write' }, schema }, async (request) =>
+    ok(await createTable(ctx.db, request.params.workspaceId, request.body)),
+  );
+}

@@ -1,0 +1,18 @@
+import { listWorkspaceTables } from '../../../domain/tables.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok, Type } from '../../schema.ts';
+import { keySecurity, TableSchema, WorkspaceParams } from './schemas.ts';
+
+const schema = {
+  tags: ['tables'],
+  summary: 'List tables (metadata only), newest first, archived included',
+  security: keySecurity,
+  params: WorkspaceParams,
+  response: { 200: Envelope(Type.Array(TableSchema)) },
+};
+
+export function listTablesRoute(app: App, ctx: AppContext): void {
+  app.get('/v2/workspaces/:workspaceId/tables', { config: { access: 'read' }, schema }, async (request) =>
+    ok(await listWorkspaceTables(ctx.db, request.params.workspaceId)),
+  );
+}

@@ -1,0 +1,26 @@
+import { PGlite } from '@electric-sql/pglite';
+import { type Database, parseInt8, type Queryable } from './database.ts';
+
+const INT8_OID = 20;
+
+/** dataDir null keeps the database in memory (tests). */
+export async function openPglite(dataDir: string | null): Promise<Database> {
+  const pg = await PGlite.create({
+    ...(dataDir ? { dataDir } : {}),
+    parsers: { [INT8_OID]: parseInt8 },
+  });
+  const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
+    async query<R>(sql: string, params: readonly unknown[] = []) {
+      const res = await q.query<R>(sql, params as unknown[]);
+      return res.rows;
+    },
+  });
+  const root = asQueryable(pg);
+  return {
+    kind: 'pglite',
+    query: root.query,
+    // PGlite serialises transactions behind its own mutex, so a single connection is safe.
+    transaction: (fn) => pg.transaction((tx) => fn(asQueryable(tx))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,11 @@
+import type { Queryable } from '../db/database.ts';
+
+/** Inserts the value unless one exists, then returns whichever won. */
+export async function getOrInsertSetting(q: Queryable, name: string, candidate: string): Promise<string> {
+  await q.query(
+    'INSERT INTO instance_settings (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
+    [name, candidate, Date.now()],
+  );
+  const rows = await q.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [name]);
+  return rows[0].value;
+}

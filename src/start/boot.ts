@@ -1,0 +1,68 @@
+import { ensureDefaultWorkspace } from '../domain/first-run.ts';
+import { type Config, ConfigError, loadConfig } from '../infra/config.ts';
+import { DataDirLockedError, lockDataDir } from '../infra/data-dir-lock.ts';
+import type { Database } from '../infra/db/database.ts';
+import { openDatabase } from '../infra/db/open.ts';
+import { resolveShareSecret } from '../infra/share-secret.ts';
+
+export interface Booted {
+  config: Config;
+  db: Database;
+  shareSecret: string;
+  /** Closes the database and gives up DATA_DIR. */
+  shutdown(): Promise<void>;
+}
+
+/** Settings, the DATA_DIR lock (embedded only), the database and its schema. */
+export async function boot(env: NodeJS.ProcessEnv = process.env): Promise<Booted> {
+  const config = loadConfig(env);
+  const release = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
+  let db: Database;
+  try {
+    db = await openDatabase(config);
+  } catch (err) {
+    release();
+    throw err;
+  }
+  const shareSecret = await resolveShareSecret(config, db);
+  if (!config.databaseUrl) {
+    const first = await ensureDefaultWorkspace(db, config.initialCredits);
+    if (first) printFirstRun(config, first);
+  }
+  return {
+    config,
+    db,
+    shareSecret,
+    async shutdown() {
+      await db.close().catch(() => {});
+      release();
+    },
+  };
+}
+
+/** Printed once, to the terminal only: the logger never sees the key. */
+function printFirstRun(config: Config, first: NonNullable<Awaited<ReturnType<typeof ensureDefaultWorkspace>>>): void {
+  const base = config.publicUrl;
+  process.stdout.write(
+    [
+      '',
+      `Folio first start: created workspace "default" (${first.workspaceId}) with ${first.credits} credits.`,
+      'Its Read & write API key is shown only this once; keep it:',
+      '',
+      `  FOLIO_API_KEY=${first.key}`,
+      '',
+      `Try: curl -H "x-api-key: ${first.key}" ${base}/v2/workspaces/${first.workspaceId}/tables`,
+      '',
+    ].join('\n'),
+  );
+}
+
+/** Startup failures a user can fix print one clear message, not a stack trace. */
+export function exitOnStartupError(err: unknown): never {
+  if (err instanceof ConfigError || err instanceof DataDirLockedError) {
+    process.stderr.write(`folio: ${err.message}\n`);
+  } else {
+    process.stderr.write(`folio: failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
+  }
+  process.exit(1);
+}
