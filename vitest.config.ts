@@ -8,5 +8,6 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Two cores: more parallel files only add WASM start-up contention.
     maxWorkers: 2,
+    reporters: ['default', './test/summary-reporter.ts'],
   },
 });

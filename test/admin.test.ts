@@ -14,7 +14,13 @@ describe('admin API', () => {
     expect(r.statusCode).toBe(200);
     const body = r.json();
     expect(body).toMatchObject({ success: true, total: 1 });
-    expect(body.data).toMatchObject({ name: 'Acme', tier: 'silver', balance: 0, spendCap: null, monthSpend: 0 });
+    expect(body.data).toMatchObject({
+      name: 'Acme',
+      tier: 'silver',
+      balance: 0,
+      spendCap: null,
+      monthSpend: 0,
+    });
     expect(body.data.id).toMatch(/^wks_[0-9A-Za-z]{20}$/);
     expect(typeof body.data.createdAt).toBe('number');
   });
@@ -38,9 +44,15 @@ describe('admin API', () => {
 
   it('grants and removes credits; the balance stops at 0; every change is a ledger row', async () => {
     const ws = (await h.admin('POST', '/admin/workspaces', { name: 'Ledger', credits: 10 })).json().data;
-    expect((await h.admin('POST', `/admin/workspaces/${ws.id}/credits`, { amount: 5 })).json().data.balance).toBe(15);
-    expect((await h.admin('POST', `/admin/workspaces/${ws.id}/credits`, { amount: -40 })).json().data.balance).toBe(0);
-    expect((await h.admin('POST', `/admin/workspaces/${ws.id}/credits`, { amount: 1.5 })).statusCode).toBe(400);
+    expect(
+      (await h.admin('POST', `/admin/workspaces/${ws.id}/credits`, { amount: 5 })).json().data.balance,
+    ).toBe(15);
+    expect(
+      (await h.admin('POST', `/admin/workspaces/${ws.id}/credits`, { amount: -40 })).json().data.balance,
+    ).toBe(0);
+    expect((await h.admin('POST', `/admin/workspaces/${ws.id}/credits`, { amount: 1.5 })).statusCode).toBe(
+      400,
+    );
 
     const ledger = await h.db.query<{ amount: number; balance_after: number }>(
       'SELECT amount, balance_after FROM credit_ledger WHERE workspace_id = $1 ORDER BY created_at, balance_after DESC',
@@ -57,7 +69,11 @@ describe('admin API', () => {
 
   it('patches name, tier and spend cap', async () => {
     const ws = (await h.admin('POST', '/admin/workspaces', { name: 'Old', spendCap: 5 })).json().data;
-    const r = await h.admin('PATCH', `/admin/workspaces/${ws.id}`, { name: 'New', tier: 'starter', spendCap: null });
+    const r = await h.admin('PATCH', `/admin/workspaces/${ws.id}`, {
+      name: 'New',
+      tier: 'starter',
+      spendCap: null,
+    });
     expect(r.json().data).toMatchObject({ name: 'New', tier: 'starter', spendCap: null });
   });
 
@@ -71,7 +87,9 @@ describe('admin API', () => {
     expect(key.id).toMatch(/^wkskey_[0-9A-Za-z]{20}$/);
     expect(key.key.length).toBeGreaterThanOrEqual(43);
 
-    const stored = await h.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = $1', [key.id]);
+    const stored = await h.db.query<Record<string, unknown>>('SELECT * FROM api_keys WHERE id = $1', [
+      key.id,
+    ]);
     expect(JSON.stringify(stored)).not.toContain(key.key.slice(-20));
 
     const url = `/v2/workspaces/${ws.id}/tables`;
@@ -86,13 +104,14 @@ describe('admin API', () => {
     const r = await h.admin('GET', '/admin/workspaces/wks_nothere0000000000000');
     expect(r.statusCode).toBe(404);
     expect(r.json()).toEqual({ success: false, error: expect.any(String) });
-    expect((await h.admin('POST', '/admin/workspaces/wks_nothere0000000000000/keys', { level: 'read' })).statusCode).toBe(
-      404,
-    );
+    expect(
+      (await h.admin('POST', '/admin/workspaces/wks_nothere0000000000000/keys', { level: 'read' }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('refuses a wrong or missing admin token with 401 plain text', async () => {
-    for (const headers of [{}, { 'x-admin-token': `${ADMIN_TOKEN}x` }]) {
+    for (const headers of [{}, { 'x-admin-token': `${ADMIN_TOKEN}x` }] as Record<string, string>[]) {
       const r = await h.request('POST', '/admin/workspaces', { body: { name: 'x' }, headers });
       expect(r.statusCode).toBe(401);
       expect(r.headers['content-type']).toMatch(/^text\/plain/);

@@ -36,7 +36,12 @@ describe('v2 tables', () => {
 
   it('accepts names of 1 and 120 chars and 16-char color and locale', async () => {
     expect((await create({ name: 'a' })).statusCode).toBe(200);
-    const r = await create({ name: 'n'.repeat(120), color: 'c'.repeat(16), locale: 'l'.repeat(16), standing: true });
+    const r = await create({
+      name: 'n'.repeat(120),
+      color: 'c'.repeat(16),
+      locale: 'l'.repeat(16),
+      standing: true,
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json().data).toMatchObject({ standing: true, color: 'c'.repeat(16), locale: 'l'.repeat(16) });
   });
@@ -63,7 +68,13 @@ describe('v2 tables', () => {
   });
 
   it('strips unknown body keys silently', async () => {
-    const r = await create({ name: 'strip', id: 'rev_mine', workspaceId: 'wks_x', archivedAt: 5, bogus: true });
+    const r = await create({
+      name: 'strip',
+      id: 'rev_mine',
+      workspaceId: 'wks_x',
+      archivedAt: 5,
+      bogus: true,
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json().data.id).not.toBe('rev_mine');
     expect(r.json().data.workspaceId).toBe(ws.id);
@@ -84,12 +95,19 @@ describe('v2 tables', () => {
   it('gets one table with empty columns, rows and cells', async () => {
     const t = (await create({ name: 'one' })).json().data;
     const r = await h.request('GET', `${base}/${t.id}`, { key: ws.readKey });
-    expect(r.json()).toEqual({ success: true, total: 1, data: { table: t, columns: [], rows: [], cells: [] } });
+    expect(r.json()).toEqual({
+      success: true,
+      total: 1,
+      data: { table: t, columns: [], rows: [], cells: [] },
+    });
   });
 
   it('patches fields, keeps others, and refuses bad values', async () => {
     const t = (await create({ name: 'before', color: 'red' })).json().data;
-    const r = await h.request('PATCH', `${base}/${t.id}`, { key: ws.key, body: { name: 'after', locale: 'fr-FR' } });
+    const r = await h.request('PATCH', `${base}/${t.id}`, {
+      key: ws.key,
+      body: { name: 'after', locale: 'fr-FR' },
+    });
     expect(r.statusCode).toBe(200);
     expect(r.json().data).toMatchObject({ name: 'after', locale: 'fr-FR', color: 'red', standing: false });
     expect(r.json().data.updatedAt).toBeGreaterThanOrEqual(t.updatedAt);

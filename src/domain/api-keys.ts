@@ -1,7 +1,13 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Database } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
-import { findApiKey, insertApiKey, type KeyLevel, revokeApiKey, touchApiKey } from '../infra/repos/api-keys.ts';
+import {
+  findApiKey,
+  insertApiKey,
+  type KeyLevel,
+  revokeApiKey,
+  touchApiKey,
+} from '../infra/repos/api-keys.ts';
 import { findWorkspace } from '../infra/repos/workspaces.ts';
 import { errors } from './errors.ts';
 
@@ -91,12 +97,17 @@ export async function revokeKey(db: Database, keyId: string): Promise<ApiKeyView
 }
 
 /** Returns the principal, or null for a missing, malformed, unknown, expired or revoked key. */
-export async function authenticate(db: Database, presented: string | undefined, now = Date.now()): Promise<Principal | null> {
+export async function authenticate(
+  db: Database,
+  presented: string | undefined,
+  now = Date.now(),
+): Promise<Principal | null> {
   const match = presented ? SECRET_PATTERN.exec(presented) : null;
   const row = match ? await findApiKey(db, `wkskey_${match[1]}`) : null;
   const expected = row ? Buffer.from(row.secret_hash) : DUMMY_HASH;
   const equal = timingSafeEqual(hashSecret(presented ?? ''), expected);
-  if (!row || !equal || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now)) return null;
+  if (!row || !equal || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now))
+    return null;
   if (row.last_used_at === null || row.last_used_at < now - LAST_USED_INTERVAL_MS) {
     // Best effort: a failed bookkeeping write must not fail the request.
     touchApiKey(db, row.id, now, LAST_USED_INTERVAL_MS).catch(() => {});

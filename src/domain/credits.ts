@@ -29,7 +29,11 @@ export function currentMonthSpend(w: Pick<WorkspaceRow, 'month_spend' | 'spend_m
  * Moves credits and writes the ledger row in the caller's transaction, so the balance and
  * the state change that caused it commit or roll back together. Returns the workspace after.
  */
-export async function changeBalance(tx: Queryable, change: CreditChange, now = Date.now()): Promise<WorkspaceRow> {
+export async function changeBalance(
+  tx: Queryable,
+  change: CreditChange,
+  now = Date.now(),
+): Promise<WorkspaceRow> {
   const w = await findWorkspace(tx, change.workspaceId, { forUpdate: true });
   if (!w) throw errors.notFound('Workspace');
   let amount = change.amount;

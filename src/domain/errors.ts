@@ -56,7 +56,10 @@ export const errors = {
   badRequest: (message: string, extra?: Record<string, unknown>) =>
     new AppError('bad_request', message, { extra }),
   unauthorized: (message = UNAUTHORIZED_MESSAGE) => new AppError('unauthorized', message, { plain: true }),
-  forbidden: () => new AppError('forbidden', 'Forbidden: this key does not have the access level this route needs.', { plain: true }),
+  forbidden: () =>
+    new AppError('forbidden', 'Forbidden: this key does not have the access level this route needs.', {
+      plain: true,
+    }),
   notFound: (what = 'Resource', plain = false) => new AppError('not_found', `${what} not found.`, { plain }),
   paymentRequired: (message: string, extra?: Record<string, unknown>, plain = false) =>
     new AppError('payment_required', message, { extra, plain }),

@@ -36,7 +36,11 @@ export function toTable(t: TableRow): Table {
   };
 }
 
-export async function createTable(db: Database, workspaceId: string, input: TableInput & { name: string }): Promise<Table> {
+export async function createTable(
+  db: Database,
+  workspaceId: string,
+  input: TableInput & { name: string },
+): Promise<Table> {
   const now = Date.now();
   const row: TableRow = {
     id: newId('rev'),
@@ -63,7 +67,12 @@ export async function getTable(db: Database, workspaceId: string, tableId: strin
   return toTable(t);
 }
 
-export async function patchTable(db: Database, workspaceId: string, tableId: string, patch: TableInput): Promise<Table> {
+export async function patchTable(
+  db: Database,
+  workspaceId: string,
+  tableId: string,
+  patch: TableInput,
+): Promise<Table> {
   return db.transaction(async (tx) => {
     const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
     if (!t) throw errors.notFound('Table');

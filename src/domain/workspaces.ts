@@ -45,7 +45,11 @@ export interface NewWorkspace {
   spendCap?: number | null;
 }
 
-export async function createWorkspace(db: Database, input: NewWorkspace, actorId: string | null): Promise<Workspace> {
+export async function createWorkspace(
+  db: Database,
+  input: NewWorkspace,
+  actorId: string | null,
+): Promise<Workspace> {
   const now = Date.now();
   const row: WorkspaceRow = {
     id: newId('wks'),
@@ -61,7 +65,10 @@ export async function createWorkspace(db: Database, input: NewWorkspace, actorId
   return db.transaction(async (tx) => {
     await insertWorkspace(tx, row);
     const credits = input.credits ?? 0;
-    const after = credits > 0 ? await changeBalance(tx, { workspaceId: row.id, amount: credits, reason: 'grant', actorId }, now) : row;
+    const after =
+      credits > 0
+        ? await changeBalance(tx, { workspaceId: row.id, amount: credits, reason: 'grant', actorId }, now)
+        : row;
     return toWorkspace(after, now);
   });
 }
@@ -87,9 +94,20 @@ export async function patchWorkspace(
 }
 
 /** Admin grant or removal; the balance never goes below 0 (decisions.md D1). */
-export async function grantCredits(db: Database, id: string, amount: number, actorId: string | null): Promise<Workspace> {
+export async function grantCredits(
+  db: Database,
+  id: string,
+  amount: number,
+  actorId: string | null,
+): Promise<Workspace> {
   return db.transaction(async (tx) => {
-    const after = await changeBalance(tx, { workspaceId: id, amount, reason: 'grant', actorId, clampAtZero: true });
+    const after = await changeBalance(tx, {
+      workspaceId: id,
+      amount,
+      reason: 'grant',
+      actorId,
+      clampAtZero: true,
+    });
     return toWorkspace(after);
   });
 }

@@ -1,5 +1,5 @@
-import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
 import { randomBase62 } from '../infra/ids.ts';
 import { loggerOptions } from '../infra/logger.ts';
 import type { App, AppContext } from './context.ts';
@@ -14,7 +14,10 @@ import { formatValidationErrors, validatorCompiler } from './validation.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-export async function buildApp(ctx: AppContext, options: { logger?: FastifyServerOptions['logger'] } = {}): Promise<App> {
+export async function buildApp(
+  ctx: AppContext,
+  options: { logger?: FastifyServerOptions['logger'] } = {},
+): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? loggerOptions(ctx.config.logLevel),
     // A caller's request id is kept when it is sane, so logs can be joined across services.

@@ -1,7 +1,7 @@
 import { type Static, type TSchema, Type } from 'typebox';
 
-export { Type };
 export type { Static, TSchema };
+export { Type };
 
 /** `T | null` as `type: [T, "null"]`, which reads better in errors and OpenAPI than anyOf. */
 export function Nullable<T extends TSchema>(schema: T) {
@@ -23,5 +23,6 @@ export function ok<T>(data: T, total?: number): { success: true; total: number; 
   return { success: true, total: total ?? (Array.isArray(data) ? data.length : 1), data };
 }
 
-export const Id = (prefix: string) => Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,64}$`, maxLength: 80 });
+export const Id = (prefix: string) =>
+  Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,64}$`, maxLength: 80 });
 export const EpochMs = Type.Integer({ minimum: 0, description: 'epoch milliseconds' });

@@ -13,14 +13,19 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   (httpPart === 'body' ? bodyAjv : textAjv).compile(schema as object);
 
 /** "body.name must NOT have more than 120 characters; body.color must be string,null" */
-export function formatValidationErrors(errs: readonly FastifySchemaValidationError[], dataVar: string): Error {
+export function formatValidationErrors(
+  errs: readonly FastifySchemaValidationError[],
+  dataVar: string,
+): Error {
   const parts = errs
     .filter((e) => (e as ErrorObject).keyword !== 'anyOf')
     .map((e) => {
       const where = `${dataVar}${(e.instancePath ?? '').replace(/\//g, '.')}`;
       const params = e.params as Record<string, unknown>;
-      if (typeof params?.missingProperty === 'string') return `${where}.${params.missingProperty} is required`;
-      if (Array.isArray(params?.allowedValues)) return `${where} must be one of ${params.allowedValues.join(', ')}`;
+      if (typeof params?.missingProperty === 'string')
+        return `${where}.${params.missingProperty} is required`;
+      if (Array.isArray(params?.allowedValues))
+        return `${where} must be one of ${params.allowedValues.join(', ')}`;
       return `${where} ${e.message}`;
     });
   return new Error([...new Set(parts)].join('; '));

@@ -31,16 +31,58 @@ export interface SettingDoc {
 /** The README's settings table is checked against this list by a test. */
 export const SETTINGS: readonly SettingDoc[] = [
   { name: 'PORT', defaultValue: '8080', description: 'TCP port the HTTP API listens on.' },
-  { name: 'HOST', defaultValue: '127.0.0.1', description: 'Interface to bind; `0.0.0.0` to accept remote connections.' },
-  { name: 'DATA_DIR', defaultValue: './data', description: 'Embedded database, page bytes, generated secrets and the process lock.' },
-  { name: 'DATABASE_URL', defaultValue: '(unset)', description: 'PostgreSQL connection string; unset means the embedded PGlite database in DATA_DIR.' },
-  { name: 'DB_POOL_SIZE', defaultValue: '10', description: 'Connections per process when DATABASE_URL is set.' },
-  { name: 'ADMIN_TOKEN', defaultValue: '(unset)', description: 'Enables the `/admin` API (header `x-admin-token`); unset, every admin route answers 404. At least 16 characters.' },
-  { name: 'SHARE_SECRET', defaultValue: '(generated)', description: 'HMAC key for share links, at least 32 characters. Unset: generated once and kept in DATA_DIR (embedded) or in the database (PostgreSQL), so every process agrees.' },
-  { name: 'PUBLIC_URL', defaultValue: 'http://HOST:PORT', description: 'Base address used in share URLs handed to clients.' },
-  { name: 'RATE_LIMIT_PER_MIN', defaultValue: '600', description: 'Requests per minute per API key (per process); 0 disables the limit.' },
-  { name: 'LOG_LEVEL', defaultValue: 'info', description: 'fatal, error, warn, info, debug, trace or silent.' },
-  { name: 'INITIAL_CREDITS', defaultValue: '1000', description: 'Credits given to the `default` workspace created on first start of the embedded database.' },
+  {
+    name: 'HOST',
+    defaultValue: '127.0.0.1',
+    description: 'Interface to bind; `0.0.0.0` to accept remote connections.',
+  },
+  {
+    name: 'DATA_DIR',
+    defaultValue: './data',
+    description: 'Embedded database, page bytes, generated secrets and the process lock.',
+  },
+  {
+    name: 'DATABASE_URL',
+    defaultValue: '(unset)',
+    description: 'PostgreSQL connection string; unset means the embedded PGlite database in DATA_DIR.',
+  },
+  {
+    name: 'DB_POOL_SIZE',
+    defaultValue: '10',
+    description: 'Connections per process when DATABASE_URL is set.',
+  },
+  {
+    name: 'ADMIN_TOKEN',
+    defaultValue: '(unset)',
+    description:
+      'Enables the `/admin` API (header `x-admin-token`); unset, every admin route answers 404. At least 16 characters.',
+  },
+  {
+    name: 'SHARE_SECRET',
+    defaultValue: '(generated)',
+    description:
+      'HMAC key for share links, at least 32 characters. Unset: generated once and kept in DATA_DIR (embedded) or in the database (PostgreSQL), so every process agrees.',
+  },
+  {
+    name: 'PUBLIC_URL',
+    defaultValue: 'http://HOST:PORT',
+    description: 'Base address used in share URLs handed to clients.',
+  },
+  {
+    name: 'RATE_LIMIT_PER_MIN',
+    defaultValue: '600',
+    description: 'Requests per minute per API key (per process); 0 disables the limit.',
+  },
+  {
+    name: 'LOG_LEVEL',
+    defaultValue: 'info',
+    description: 'fatal, error, warn, info, debug, trace or silent.',
+  },
+  {
+    name: 'INITIAL_CREDITS',
+    defaultValue: '1000',
+    description: 'Credits given to the `default` workspace created on first start of the embedded database.',
+  },
 ];
 
 export class ConfigError extends Error {
@@ -98,7 +140,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   if ((LOG_LEVELS as readonly string[]).includes(logLevelRaw)) logLevel = logLevelRaw as LogLevel;
   else problems.push(`LOG_LEVEL=${JSON.stringify(logLevelRaw)} must be one of ${LOG_LEVELS.join(', ')}`);
 
-  let publicUrl = str('PUBLIC_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
+  let publicUrl =
+    str('PUBLIC_URL') ?? `http://${host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host}:${port}`;
   try {
     const u = new URL(publicUrl);
     if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');

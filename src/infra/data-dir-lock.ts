@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -53,7 +53,8 @@ export function lockDataDir(dataDir: string): () => void {
     const holder = readLock(file);
     const stale = holder !== null && holder.host === mine.host && !isAlive(holder.pid);
     if (holder !== null && !stale) {
-      const where = holder.host === mine.host ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.host}`;
+      const where =
+        holder.host === mine.host ? `process ${holder.pid}` : `process ${holder.pid} on host ${holder.host}`;
       throw new DataDirLockedError(
         `DATA_DIR ${dataDir} is already in use by ${where} (since ${new Date(holder.startedAt).toISOString()}). ` +
           'The embedded database allows one Folio process per data directory: stop the other process, ' +

@@ -25,7 +25,10 @@ export function loggerOptions(level: LogLevel): LoggerOptions {
       censor: '[redacted]',
     },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactUrl(req.url) }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: redactUrl(req.url),
+      }),
     },
   };
 }

@@ -41,7 +41,10 @@ export async function boot(env: NodeJS.ProcessEnv = process.env): Promise<Booted
 }
 
 /** Printed once, to the terminal only: the logger never sees the key. */
-function printFirstRun(config: Config, first: NonNullable<Awaited<ReturnType<typeof ensureDefaultWorkspace>>>): void {
+function printFirstRun(
+  config: Config,
+  first: NonNullable<Awaited<ReturnType<typeof ensureDefaultWorkspace>>>,
+): void {
   const base = config.publicUrl;
   process.stdout.write(
     [

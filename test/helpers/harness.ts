@@ -37,7 +37,7 @@ export interface Harness {
 /** A real app on a real, private database; `env` overrides settings as the process would read them. */
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { logger?: Parameters<typeof buildApp>[1]['logger'] } = {},
+  options: { logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger'] } = {},
 ): Promise<Harness> {
   const tdb = await createTestDatabase();
   const config = loadConfig({

@@ -28,7 +28,7 @@ export function registerAuth(app: App, ctx: AppContext): void {
     }
   });
 
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
     if (access === 'admin') return checkAdmin(request, ctx);
@@ -37,7 +37,8 @@ export function registerAuth(app: App, ctx: AppContext): void {
     const principal = await authenticate(ctx.db, typeof header === 'string' ? header : undefined);
     if (!principal) throw errors.unauthorized();
     request.principal = principal;
-    request.log = request.log.child({ keyId: principal.keyId });
+    // Fastify logs completion through reply.log, so both carry the key id.
+    request.log = reply.log = request.log.child({ keyId: principal.keyId });
 
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     if (params.workspaceId !== undefined) {

@@ -23,5 +23,7 @@ export async function registerOpenApi(app: App): Promise<void> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-  app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { access: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
 }

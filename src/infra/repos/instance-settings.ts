@@ -6,6 +6,8 @@ export async function getOrInsertSetting(q: Queryable, name: string, candidate: 
     'INSERT INTO instance_settings (name, value, created_at) VALUES ($1, $2, $3) ON CONFLICT (name) DO NOTHING',
     [name, candidate, Date.now()],
   );
-  const rows = await q.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [name]);
+  const rows = await q.query<{ value: string }>('SELECT value FROM instance_settings WHERE name = $1', [
+    name,
+  ]);
   return rows[0].value;
 }

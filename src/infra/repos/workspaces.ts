@@ -43,7 +43,9 @@ export async function countWorkspaces(q: Queryable): Promise<number> {
 export async function updateWorkspace(
   q: Queryable,
   id: string,
-  patch: Partial<Pick<WorkspaceRow, 'name' | 'tier' | 'spend_cap' | 'balance' | 'month_spend' | 'spend_month'>>,
+  patch: Partial<
+    Pick<WorkspaceRow, 'name' | 'tier' | 'spend_cap' | 'balance' | 'month_spend' | 'spend_month'>
+  >,
   now: number,
 ): Promise<void> {
   const { sql, params } = updateByIdSql('workspaces', id, patch, now);

@@ -1,6 +1,6 @@
 import { createApiKey } from '../../../domain/api-keys.ts';
 import type { App, AppContext } from '../../context.ts';
-import { Body, EpochMs, Envelope, Nullable, ok, Type } from '../../schema.ts';
+import { Body, Envelope, EpochMs, Nullable, ok, Type } from '../../schema.ts';
 import { ApiKeySchema, adminRoute, adminSecurity, KeyLevelSchema, WorkspaceParams } from './schemas.ts';
 
 const schema = {

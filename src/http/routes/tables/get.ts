@@ -21,8 +21,12 @@ const schema = {
 };
 
 export function getTableRoute(app: App, ctx: AppContext): void {
-  app.get('/v2/workspaces/:workspaceId/tables/:tableId', { config: { access: 'read' }, schema }, async (request) => {
-    const table = await getTable(ctx.db, request.params.workspaceId, request.params.tableId);
-    return ok({ table, columns: [], rows: [], cells: [] });
-  });
+  app.get(
+    '/v2/workspaces/:workspaceId/tables/:tableId',
+    { config: { access: 'read' }, schema },
+    async (request) => {
+      const table = await getTable(ctx.db, request.params.workspaceId, request.params.tableId);
+      return ok({ table, columns: [], rows: [], cells: [] });
+    },
+  );
 }

@@ -6,7 +6,13 @@ import { listTablesRoute } from './list.ts';
 import { patchTableRoute } from './patch.ts';
 
 export function registerTableRoutes(app: App, ctx: AppContext): void {
-  for (const route of [listTablesRoute, getTableRoute, createTableRoute, patchTableRoute, archiveTableRoute]) {
+  for (const route of [
+    listTablesRoute,
+    getTableRoute,
+    createTableRoute,
+    patchTableRoute,
+    archiveTableRoute,
+  ]) {
     route(app, ctx);
   }
 }

@@ -21,6 +21,7 @@ export function patchTableRoute(app: App, ctx: AppContext): void {
   app.patch(
     '/v2/workspaces/:workspaceId/tables/:tableId',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await patchTable(ctx.db, request.params.workspaceId, request.params.tableId, request.body)),
+    async (request) =>
+      ok(await patchTable(ctx.db, request.params.workspaceId, request.params.tableId, request.body)),
   );
 }

@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, SETTINGS } from '../src/infra/config.ts';
+import { ROOT } from './helpers/process.ts';
+
+describe('settings', () => {
+  it('has working defaults for an empty environment', () => {
+    const c = loadConfig({}, '/srv/folio');
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      dataDir: '/srv/folio/data',
+      databaseUrl: null,
+      adminToken: null,
+      shareSecret: null,
+      rateLimitPerMin: 600,
+      logLevel: 'info',
+      publicUrl: 'http://127.0.0.1:8080',
+    });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it('reads every setting', () => {
+    const c = loadConfig({
+      PORT: '9000',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/lib/folio',
+      DATABASE_URL: 'postgres://u@db:5432/folio',
+      ADMIN_TOKEN: 'a'.repeat(16),
+      SHARE_SECRET: 's'.repeat(32),
+      RATE_LIMIT_PER_MIN: '0',
+      LOG_LEVEL: 'DEBUG',
+      PUBLIC_URL: 'https://folio.example.com/',
+    });
+    expect(c).toMatchObject({
+      port: 9000,
+      host: '0.0.0.0',
+      dataDir: '/var/lib/folio',
+      databaseUrl: 'postgres://u@db:5432/folio',
+      rateLimitPerMin: 0,
+      logLevel: 'debug',
+      publicUrl: 'https://folio.example.com',
+    });
+  });
+
+  it('reports all bad values at once, by name, without echoing secrets', () => {
+    let err: ConfigError | null = null;
+    try {
+      loadConfig({
+        PORT: '70000',
+        RATE_LIMIT_PER_MIN: '-1',
+        LOG_LEVEL: 'chatty',
+        ADMIN_TOKEN: 'short-admin',
+        DATABASE_URL: 'mysql://root:hunter2@x/db',
+        PUBLIC_URL: 'ftp://x',
+      });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.problems).toHaveLength(6);
+    expect(err!.message).toMatch(/PORT="70000"/);
+    expect(err!.message).toMatch(/RATE_LIMIT_PER_MIN="-1"/);
+    expect(err!.message).toMatch(/LOG_LEVEL="chatty"/);
+    expect(err!.message).toMatch(/ADMIN_TOKEN must be at least 16/);
+    expect(err!.message).not.toContain('short-admin');
+    expect(err!.message).not.toContain('hunter2');
+  });
+
+  it('the README documents every setting', () => {
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    for (const s of SETTINGS) expect(readme, s.name).toMatch(new RegExp(`\\| \`${s.name}\` \\|`));
+  });
+});
