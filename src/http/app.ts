@@ -7,7 +7,10 @@ import { registerErrorHandling } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import multipart from '@fastify/multipart';
+import { SINGLE_REQUEST_BYTES } from '../domain/tiers.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
+import { registerFileRoutes } from './routes/files/index.ts';
 import { registerHealthRoutes } from './routes/health/index.ts';
 import { registerTableRoutes } from './routes/tables/index.ts';
 import { formatValidationErrors, validatorCompiler } from './validation.ts';
@@ -38,9 +41,14 @@ export async function buildApp(
   registerAuth(app, ctx);
   await registerRateLimit(app, ctx);
   await registerOpenApi(app);
+  // Our own, smaller limits (tier ceilings) are enforced while streaming; these only bound abuse.
+  await app.register(multipart, {
+    limits: { fileSize: SINGLE_REQUEST_BYTES + 1, files: 1, fields: 10, fieldSize: 64 * 1024, parts: 20 },
+  });
 
   registerHealthRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerTableRoutes(app, ctx);
+  registerFileRoutes(app, ctx);
   return app;
 }

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Principal } from '../domain/api-keys.ts';
 import type { Config } from '../infra/config.ts';
+import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 
 /** What every route handler may use; built once per process and passed in. */
@@ -15,6 +16,9 @@ export interface AppContext {
   readonly config: Config;
   readonly db: Database;
   readonly shareSecret: string;
+  readonly blobs: BlobStore;
+  /** Tells an in-process worker that new work was queued (other processes poll). */
+  readonly notifyWork: () => void;
 }
 
 export type App = FastifyInstance<

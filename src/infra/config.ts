@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 
 /**
@@ -17,7 +18,29 @@ export interface Config {
   readonly rateLimitPerMin: number;
   readonly logLevel: LogLevel;
   readonly initialCredits: number;
+  readonly blob: BlobConfig;
+  /** Tasks (ingest jobs, purges) one process works on at once. */
+  readonly workerConcurrency: number;
+  /** Worker threads for page rendering and text extraction. */
+  readonly ingestThreads: number;
+  readonly taskLeaseMs: number;
+  readonly sweepIntervalMs: number;
+  readonly officeTimeoutMs: number;
+  readonly renderDpi: number;
 }
+
+export type BlobConfig =
+  | { kind: 'local'; rootDir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      endpoint?: string;
+      region: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle: boolean;
+      prefix?: string;
+    };
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -82,7 +105,20 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'INITIAL_CREDITS',
     defaultValue: '1000',
     description: 'Credits given to the `default` workspace created on first start of the embedded database.',
-  },
+  },  { name: 'BLOB_STORE', defaultValue: 'local', description: '`local` keeps page bytes under `DATA_DIR/blobs`; `s3` uses S3-compatible object storage (settings below).' },
+  { name: 'S3_BUCKET', defaultValue: '(unset)', description: 'Bucket for `BLOB_STORE=s3` (required then).' },
+  { name: 'S3_ENDPOINT', defaultValue: '(AWS)', description: 'Endpoint of an S3-compatible server (MinIO, Ceph, R2, ...); unset means AWS.' },
+  { name: 'S3_REGION', defaultValue: 'us-east-1', description: 'Region for the S3 client.' },
+  { name: 'S3_ACCESS_KEY_ID', defaultValue: '(SDK default chain)', description: 'Access key; unset uses the AWS SDK default credential chain.' },
+  { name: 'S3_SECRET_ACCESS_KEY', defaultValue: '(SDK default chain)', description: 'Secret key matching S3_ACCESS_KEY_ID.' },
+  { name: 'S3_FORCE_PATH_STYLE', defaultValue: 'true when S3_ENDPOINT is set', description: 'Path-style bucket addressing, which most self-hosted servers need.' },
+  { name: 'S3_PREFIX', defaultValue: '(none)', description: 'Key prefix inside the bucket, to share a bucket between deployments.' },
+  { name: 'WORKER_CONCURRENCY', defaultValue: '2', description: 'Ingest jobs and other tasks one worker process runs at once.' },
+  { name: 'INGEST_THREADS', defaultValue: 'number of CPUs', description: 'Worker threads rendering pages and reading text, per process.' },
+  { name: 'TASK_LEASE_MS', defaultValue: '60000', description: 'How long a claimed task may go without a heartbeat before another worker takes it over (a dead worker).' },
+  { name: 'SWEEP_INTERVAL_MS', defaultValue: '43200000', description: 'How often expired files are hard-deleted (twice a day by default).' },
+  { name: 'OFFICE_TIMEOUT_MS', defaultValue: '120000', description: 'A LibreOffice conversion running longer is killed and its job fails.' },
+  { name: 'RENDER_DPI', defaultValue: '150', description: 'Resolution of the `jpg` page images.' },
 ];
 
 export class ConfigError extends Error {
@@ -150,6 +186,40 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     problems.push(`PUBLIC_URL=${JSON.stringify(publicUrl)} must be an http(s) URL`);
   }
 
+  const bool = (name: string, def: boolean): boolean => {
+    const raw = str(name);
+    if (raw === null) return def;
+    if (/^(true|1|yes)$/i.test(raw)) return true;
+    if (/^(false|0|no)$/i.test(raw)) return false;
+    problems.push(`${name}=${JSON.stringify(raw)} must be true or false`);
+    return def;
+  };
+  const blobKind = str('BLOB_STORE') ?? 'local';
+  let blob: BlobConfig = { kind: 'local', rootDir: path.join(dataDir, 'blobs') };
+  if (blobKind === 's3') {
+    const bucket = str('S3_BUCKET');
+    if (!bucket) problems.push('S3_BUCKET is required when BLOB_STORE=s3');
+    const endpoint = str('S3_ENDPOINT') ?? undefined;
+    blob = {
+      kind: 's3',
+      bucket: bucket ?? '',
+      endpoint,
+      region: str('S3_REGION') ?? 'us-east-1',
+      accessKeyId: str('S3_ACCESS_KEY_ID') ?? undefined,
+      secretAccessKey: str('S3_SECRET_ACCESS_KEY') ?? undefined,
+      forcePathStyle: bool('S3_FORCE_PATH_STYLE', endpoint !== undefined),
+      prefix: str('S3_PREFIX') ?? undefined,
+    };
+  } else if (blobKind !== 'local') {
+    problems.push(`BLOB_STORE=${JSON.stringify(blobKind)} must be local or s3`);
+  }
+  const workerConcurrency = int('WORKER_CONCURRENCY', 2, 1, 64);
+  const ingestThreads = int('INGEST_THREADS', Math.max(1, os.availableParallelism()), 1, 64);
+  const taskLeaseMs = int('TASK_LEASE_MS', 60_000, 1_000, 3_600_000);
+  const sweepIntervalMs = int('SWEEP_INTERVAL_MS', 43_200_000, 1_000, 2_147_483_647);
+  const officeTimeoutMs = int('OFFICE_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
+  const renderDpi = int('RENDER_DPI', 150, 50, 600);
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -163,5 +233,12 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     rateLimitPerMin,
     logLevel,
     initialCredits,
+    blob,
+    workerConcurrency,
+    ingestThreads,
+    taskLeaseMs,
+    sweepIntervalMs,
+    officeTimeoutMs,
+    renderDpi,
   });
 }

@@ -29,7 +29,9 @@ export type IdPrefix =
   | 'rfac'
   | 'wkskey'
   | 'ledg'
-  | 'strl';
+  | 'strl'
+  | 'task'
+  | 'shr';
 
 /** decisions.md D3: prefix + 20 random base62 characters. */
 export function newId(prefix: IdPrefix): string {

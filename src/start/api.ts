@@ -1,22 +1,23 @@
 import { buildApp } from '../http/app.ts';
-import { boot, exitOnStartupError } from './boot.ts';
+import type { App } from '../http/context.ts';
+import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
 
-/** The HTTP API alone; with DATABASE_URL any number of these can share one PostgreSQL. */
-export async function startApi(): Promise<void> {
-  const booted = await boot();
-  const app = await buildApp({ config: booted.config, db: booted.db, shareSecret: booted.shareSecret });
-  let closing = false;
-  const stop = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    await app.close().catch(() => {});
-    await booted.shutdown();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void stop('SIGINT'));
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  await app.listen({ port: booted.config.port, host: booted.config.host });
+/** The HTTP API; with DATABASE_URL any number of these can share one PostgreSQL. */
+export async function serveApi(booted: Booted, notifyWork: () => void = () => {}): Promise<App> {
+  const { config, db, shareSecret, blobs } = booted;
+  const app = await buildApp({ config, db, shareSecret, blobs, notifyWork });
+  await app.listen({ port: config.port, host: config.host });
+  return app;
 }
 
-if (import.meta.main) startApi().catch(exitOnStartupError);
+if (import.meta.main) {
+  boot()
+    .then(async (booted) => {
+      const app = await serveApi(booted);
+      onShutdown(app.log, async () => {
+        await app.close();
+        await booted.shutdown();
+      });
+    })
+    .catch(exitOnStartupError);
+}

@@ -1,5 +1,7 @@
 import { ensureDefaultWorkspace } from '../domain/first-run.ts';
 import { type Config, ConfigError, loadConfig } from '../infra/config.ts';
+import { openBlobStore } from '../infra/blob/open.ts';
+import type { BlobStore } from '../infra/blob/store.ts';
 import { DataDirLockedError, lockDataDir } from '../infra/data-dir-lock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { openDatabase } from '../infra/db/open.ts';
@@ -9,6 +11,7 @@ export interface Booted {
   config: Config;
   db: Database;
   shareSecret: string;
+  blobs: BlobStore;
   /** Closes the database and gives up DATA_DIR. */
   shutdown(): Promise<void>;
 }
@@ -33,6 +36,7 @@ export async function boot(env: NodeJS.ProcessEnv = process.env): Promise<Booted
     config,
     db,
     shareSecret,
+    blobs: openBlobStore(config.blob),
     async shutdown() {
       await db.close().catch(() => {});
       release();
@@ -68,4 +72,19 @@ export function exitOnStartupError(err: unknown): never {
     process.stderr.write(`folio: failed to start: ${(err as Error)?.stack ?? String(err)}\n`);
   }
   process.exit(1);
+}
+
+/** SIGINT/SIGTERM: finish in-flight work politely, then exit 0; a second signal exits at once. */
+export function onShutdown(log: { info(obj: object, msg: string): void }, close: () => Promise<void>): void {
+  let closing = false;
+  const handler = (signal: string) => {
+    if (closing) process.exit(1);
+    closing = true;
+    log.info({ signal }, 'shutting down');
+    close()
+      .catch(() => {})
+      .finally(() => process.exit(0));
+  };
+  process.on('SIGINT', () => handler('SIGINT'));
+  process.on('SIGTERM', () => handler('SIGTERM'));
 }

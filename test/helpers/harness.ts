@@ -5,7 +5,11 @@ import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../../src/http/app.ts';
 import type { App } from '../../src/http/context.ts';
-import { loadConfig } from '../../src/infra/config.ts';
+import pino from 'pino';
+import { openBlobStore } from '../../src/infra/blob/open.ts';
+import type { BlobStore } from '../../src/infra/blob/store.ts';
+import { type Config, loadConfig } from '../../src/infra/config.ts';
+import { type RunningWorker, runWorker } from '../../src/start/worker.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { createTestDatabase } from './database.ts';
 
@@ -30,6 +34,15 @@ export interface Harness {
     opts?: { key?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<LightMyRequestResponse>;
   admin(method: InjectOptions['method'], url: string, body?: unknown): Promise<LightMyRequestResponse>;
+  blobs: BlobStore;
+  config: Config;
+  shareSecret: string;
+  /** Base address of the listening server (real HTTP), e.g. for multipart uploads with fetch. */
+  baseUrl: string;
+  /** POSTs multipart form data for real; a Buffer becomes the `file` field. */
+  upload(ws: TestWorkspace, fields: Record<string, string | { data: Uint8Array; name: string }>, key?: string): Promise<Response>;
+  /** Polls the job until it is finished (SUCCESS or ERROR) and returns it. */
+  waitJob(ws: TestWorkspace, jobId: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   workspace(input?: { tier?: string; credits?: number; spendCap?: number | null }): Promise<TestWorkspace>;
   close(): Promise<void>;
 }
@@ -37,7 +50,7 @@ export interface Harness {
 /** A real app on a real, private database; `env` overrides settings as the process would read them. */
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger'] } = {},
+  options: { logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger']; worker?: boolean } = {},
 ): Promise<Harness> {
   const tdb = await createTestDatabase();
   const config = loadConfig({
@@ -46,11 +59,18 @@ export async function startHarness(
     LOG_LEVEL: 'silent',
     ...env,
   });
+  const blobs = openBlobStore(config.blob);
+  const shareSecret = randomBytes(32).toString('hex');
+  let worker: RunningWorker | null = null;
   const app = await buildApp(
-    { config, db: tdb.db, shareSecret: randomBytes(32).toString('hex') },
+    { config, db: tdb.db, shareSecret, blobs, notifyWork: () => worker?.poke() },
     { logger: options.logger ?? false },
   );
-  await app.ready();
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  if (options.worker) {
+    worker = runWorker({ config, db: tdb.db, shareSecret, blobs, shutdown: async () => {} }, pino({ level: 'silent' }));
+  }
 
   const request: Harness['request'] = (method, url, opts = {}) =>
     app.inject({
@@ -76,7 +96,34 @@ export async function startHarness(
       const ro = (await admin('POST', `/admin/workspaces/${id}/keys`, { level: 'read' })).json().data;
       return { id, key: rw.key, keyId: rw.id, readKey: ro.key, readKeyId: ro.id };
     },
+    blobs,
+    config,
+    shareSecret,
+    baseUrl,
+    async upload(ws, fields, key) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) {
+        if (typeof value === 'string') form.append(name, value);
+        else form.append(name, new Blob([value.data]), value.name);
+      }
+      return fetch(`${baseUrl}/v2/workspaces/${ws.id}/files`, {
+        method: 'POST',
+        headers: { 'x-api-key': key ?? ws.key },
+        body: form,
+      });
+    },
+    async waitJob(ws, jobId, timeoutMs = 60_000) {
+      const started = Date.now();
+      for (;;) {
+        const r = await request('GET', `/v2/workspaces/${ws.id}/jobs/${jobId}`, { key: ws.key });
+        const job = r.json().data;
+        if (job.status === 'SUCCESS' || job.status === 'ERROR') return job;
+        if (Date.now() - started > timeoutMs) throw new Error(`job ${jobId} still ${job.status}`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+    },
     async close() {
+      await worker?.stop();
       await app.close();
       await tdb.drop();
     },

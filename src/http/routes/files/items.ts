@@ -1,0 +1,34 @@
+import { clampLifetime, listFileItems, toItemView } from '../../../domain/files.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Type } from '../../schema.ts';
+import { keySecurity } from '../tables/schemas.ts';
+import { signer } from './list.ts';
+import { FileParams, ItemSchema, ListQuery, PagedEnvelope } from './schemas.ts';
+
+const schema = {
+  tags: ['files'],
+  summary: 'Pages of a file: pdf, jpg and embedding_image items; upload order unless sorted (sort=col for page order)',
+  security: keySecurity,
+  params: FileParams,
+  querystring: Type.Object({
+    row: Type.Optional(Type.String({ maxLength: 40 })),
+    cols: Type.Optional(Type.String({ maxLength: 2000 })),
+    ...ListQuery,
+  }),
+  response: { 200: PagedEnvelope(Type.Array(ItemSchema)) },
+};
+
+export function listItemsRoute(app: App, ctx: AppContext): void {
+  app.get('/v2/workspaces/:workspaceId/files/:fileId/items', { config: { access: 'read' }, schema }, async (request) => {
+    const q = request.query;
+    const res = await listFileItems(ctx.db, request.params.workspaceId, request.params.fileId, q);
+    const life = clampLifetime(q.expiresInSeconds);
+    return {
+      success: true,
+      total: res.total,
+      offset: res.offset,
+      limit: res.limit,
+      data: res.rows.map((i) => toItemView(i, signer(ctx), life)),
+    };
+  });
+}

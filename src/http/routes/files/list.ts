@@ -1,0 +1,31 @@
+import { clampLifetime, listFiles, toFileView } from '../../../domain/files.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Type } from '../../schema.ts';
+import { keySecurity, WorkspaceParams } from '../tables/schemas.ts';
+import { FileSchema, ListQuery, PagedEnvelope } from './schemas.ts';
+
+const schema = {
+  tags: ['files'],
+  summary: 'List files, newest first by default; each carries a share link',
+  security: keySecurity,
+  params: WorkspaceParams,
+  querystring: Type.Object({ types: Type.Optional(Type.String({ maxLength: 100 })), ...ListQuery }),
+  response: { 200: PagedEnvelope(Type.Array(FileSchema)) },
+};
+
+export function listFilesRoute(app: App, ctx: AppContext): void {
+  app.get('/v2/workspaces/:workspaceId/files', { config: { access: 'read' }, schema }, async (request) => {
+    const q = request.query;
+    const res = await listFiles(ctx.db, request.params.workspaceId, q);
+    const life = clampLifetime(q.expiresInSeconds);
+    return {
+      success: true,
+      total: res.total,
+      offset: res.offset,
+      limit: res.limit,
+      data: res.rows.map((f) => toFileView(f, signer(ctx), life)),
+    };
+  });
+}
+
+export const signer = (ctx: AppContext) => ({ secret: ctx.shareSecret, baseUrl: ctx.config.publicUrl });

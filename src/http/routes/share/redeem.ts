@@ -1,0 +1,72 @@
+import { AppError, errors } from '../../../domain/errors.ts';
+import { verifyShare } from '../../../domain/share-tokens.ts';
+import { BlobNotFoundError } from '../../../infra/blob/store.ts';
+import { originalKey } from '../../../ingest/keys.ts';
+import { findReadableFileAnyWorkspace } from '../../../infra/repos/files.ts';
+import { findItemById } from '../../../infra/repos/items.ts';
+import { recordRedemption, type RedemptionOutcome } from '../../../infra/repos/share-trail.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Type } from '../../schema.ts';
+
+const schema = {
+  tags: ['share'],
+  summary: 'Redeem a share link: the page bytes (or the original file for a ds_ id); no API key',
+  params: Type.Object({ fileItemId: Type.String({ maxLength: 80 }) }),
+  querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }),
+};
+
+/** Where the bytes are and what they are, or null when the page or its document is gone. */
+async function locate(ctx: AppContext, id: string) {
+  if (id.startsWith('dsx_')) {
+    const item = await findItemById(ctx.db, id);
+    const file = item ? await findReadableFileAnyWorkspace(ctx.db, item.file_id) : null;
+    return item && file ? { key: item.blob_key, type: item.mime_type, size: item.byte_size, workspaceId: file.workspace_id } : null;
+  }
+  const file = id.startsWith('ds_') ? await findReadableFileAnyWorkspace(ctx.db, id) : null;
+  return file
+    ? { key: originalKey(file.id), type: file.mime_type, size: file.file_size, workspaceId: file.workspace_id }
+    : null;
+}
+
+export function redeemShareRoute(app: App, ctx: AppContext): void {
+  app.get('/v2/share/:fileItemId', { config: { access: 'public' }, schema }, async (request, reply) => {
+    const id = request.params.fileItemId;
+    const trail = (outcome: RedemptionOutcome, workspaceId: string | null, exp: number | undefined) =>
+      recordRedemption(ctx.db, {
+        targetId: id,
+        workspaceId,
+        outcome,
+        tokenExpiresAt: exp === undefined ? null : exp * 1000,
+        remoteAddr: request.ip,
+        userAgent: request.headers['user-agent'] ?? null,
+      });
+
+    const verdict = verifyShare(ctx.shareSecret, id, request.query.token);
+    if (!verdict.ok) {
+      await trail(verdict.reason === 'expired' ? 'expired_token' : 'invalid_token', null, verdict.expSeconds);
+      throw new AppError('unauthorized', 'Share link is not valid or has expired.', { plain: true });
+    }
+    const target = await locate(ctx, id);
+    let stream: NodeJS.ReadableStream | null = null;
+    if (target) {
+      try {
+        stream = await ctx.blobs.getStream(target.key);
+      } catch (err) {
+        if (!(err instanceof BlobNotFoundError)) throw err;
+      }
+    }
+    if (!target || !stream) {
+      await trail('not_found', target?.workspaceId ?? null, verdict.expSeconds);
+      throw errors.notFound('Page');
+    }
+    await trail('served', target.workspaceId, verdict.expSeconds);
+    const remaining = Math.max(0, verdict.expSeconds - Math.floor(Date.now() / 1000));
+    return reply
+      .header('content-type', target.type)
+      .header('content-disposition', 'inline')
+      .header('x-content-type-options', 'nosniff')
+      .header('cache-control', `private, max-age=${remaining}, immutable`)
+      .header('content-length', target.size)
+      .send(stream);
+  });
+}

@@ -1,0 +1,72 @@
+import type { Queryable } from './db/database.ts';
+import { newId } from './ids.ts';
+
+/**
+ * The work queue lives in Postgres so that any number of worker processes share it. A task
+ * carries only a kind and an id; the row it points at is the state machine.
+ */
+export interface Task {
+  id: string;
+  kind: string;
+  ref_id: string;
+  run_after: number;
+  attempts: number;
+  locked_by: string | null;
+  lease_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+/** Call inside the transaction that creates the state the task works on. */
+export async function enqueue(q: Queryable, kind: string, refId: string, runAfter = Date.now()): Promise<string> {
+  const id = newId('task');
+  await q.query(
+    'INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $3, $4, 0, $5)',
+    [id, kind, refId, runAfter, Date.now()],
+  );
+  return id;
+}
+
+/** Takes the oldest ready task whose lease is free or has run out (a dead worker's task). */
+export async function claimTask(
+  q: Queryable,
+  workerId: string,
+  kinds: readonly string[],
+  leaseMs: number,
+  now = Date.now(),
+): Promise<Task | null> {
+  const rows = await q.query<Task>(
+    `UPDATE tasks SET locked_by = $1, lease_until = $2, attempts = attempts + 1
+      WHERE id = (
+        SELECT id FROM tasks
+         WHERE kind = ANY($3::text[]) AND run_after <= $4 AND (lease_until IS NULL OR lease_until < $4)
+         ORDER BY run_after, created_at
+         FOR UPDATE SKIP LOCKED
+         LIMIT 1)
+      RETURNING *`,
+    [workerId, now + leaseMs, kinds, now],
+  );
+  return rows[0] ?? null;
+}
+
+/** False when the lease was lost (another worker took the task over). */
+export async function extendLease(q: Queryable, id: string, workerId: string, leaseMs: number): Promise<boolean> {
+  const rows = await q.query('UPDATE tasks SET lease_until = $3 WHERE id = $1 AND locked_by = $2 RETURNING id', [
+    id,
+    workerId,
+    Date.now() + leaseMs,
+  ]);
+  return rows.length === 1;
+}
+
+export async function completeTask(q: Queryable, id: string, workerId: string): Promise<void> {
+  await q.query('DELETE FROM tasks WHERE id = $1 AND locked_by = $2', [id, workerId]);
+}
+
+export async function retryTask(q: Queryable, id: string, workerId: string, delayMs: number, error: string): Promise<void> {
+  await q.query(
+    `UPDATE tasks SET locked_by = NULL, lease_until = NULL, run_after = $3, last_error = $4
+      WHERE id = $1 AND locked_by = $2`,
+    [id, workerId, Date.now() + delayMs, error.slice(0, 2000)],
+  );
+}

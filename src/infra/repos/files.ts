@@ -1,0 +1,124 @@
+import type { Queryable } from '../db/database.ts';
+import { updateByIdSql } from '../db/sql.ts';
+
+export interface FileRow {
+  id: string;
+  workspace_id: string;
+  type: 'doc' | 'image' | 'audio' | 'video';
+  file_name: string;
+  file_ext: string;
+  mime_type: string;
+  file_size: number;
+  sha256: string | null;
+  source_url: string | null;
+  item_count: number;
+  state: 'processing' | 'ready' | 'failed';
+  expires_at: number | null;
+  deleted_at: number | null;
+  created_at: number;
+  updated_at: number | null;
+}
+
+/** A file is readable until deleted or past its expiry (decisions.md D8). */
+const READABLE = 'deleted_at IS NULL AND (expires_at IS NULL OR expires_at > $NOW)';
+const readable = (nowParam: number) => READABLE.replace('$NOW', `$${nowParam}`);
+
+export async function insertFile(q: Queryable, f: FileRow): Promise<void> {
+  await q.query(
+    `INSERT INTO files (id, workspace_id, type, file_name, file_ext, mime_type, file_size, sha256, source_url,
+                        item_count, state, expires_at, deleted_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+    [
+      f.id, f.workspace_id, f.type, f.file_name, f.file_ext, f.mime_type, f.file_size, f.sha256, f.source_url,
+      f.item_count, f.state, f.expires_at, f.deleted_at, f.created_at, f.updated_at,
+    ],
+  );
+}
+
+export async function findReadableFile(q: Queryable, workspaceId: string, id: string, now = Date.now()): Promise<FileRow | null> {
+  const rows = await q.query<FileRow>(`SELECT * FROM files WHERE workspace_id = $1 AND id = $2 AND ${readable(3)}`, [
+    workspaceId,
+    id,
+    now,
+  ]);
+  return rows[0] ?? null;
+}
+
+/** Any state, deleted included: for the worker and the purge. */
+export async function findFileById(q: Queryable, id: string, opts: { forUpdate?: boolean } = {}): Promise<FileRow | null> {
+  const rows = await q.query<FileRow>(`SELECT * FROM files WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+  return rows[0] ?? null;
+}
+
+export async function findReadableFileAnyWorkspace(q: Queryable, id: string, now = Date.now()): Promise<FileRow | null> {
+  const rows = await q.query<FileRow>(`SELECT * FROM files WHERE id = $1 AND ${readable(2)}`, [id, now]);
+  return rows[0] ?? null;
+}
+
+export const FILE_SORT_COLUMNS: Readonly<Record<string, string>> = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  fileName: 'file_name',
+  fileSize: 'file_size',
+  itemCount: 'item_count',
+  expiresAt: 'expires_at',
+  type: 'type',
+  id: 'id',
+};
+
+export async function listReadableFiles(
+  q: Queryable,
+  workspaceId: string,
+  opts: { types: string[] | null; orderBy: string; offset: number; limit: number },
+  now = Date.now(),
+): Promise<{ rows: FileRow[]; total: number }> {
+  const params: unknown[] = [workspaceId, now];
+  let where = `workspace_id = $1 AND ${readable(2)}`;
+  if (opts.types) {
+    params.push(opts.types);
+    where += ` AND type = ANY($${params.length}::text[])`;
+  }
+  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE ${where}`, params))[0].n;
+  const rows = await q.query<FileRow>(
+    `SELECT * FROM files WHERE ${where} ORDER BY ${opts.orderBy} OFFSET ${opts.offset} LIMIT ${opts.limit}`,
+    params,
+  );
+  return { rows, total };
+}
+
+export async function updateFile(q: Queryable, id: string, patch: Partial<FileRow>, now = Date.now()): Promise<void> {
+  const { sql, params } = updateByIdSql('files', id, patch, now);
+  await q.query(sql, params);
+}
+
+/** Marks readable files deleted; returns the ids that were. */
+export async function markFilesDeleted(q: Queryable, workspaceId: string, ids: string[], now = Date.now()): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `UPDATE files SET deleted_at = $3, updated_at = $3
+      WHERE workspace_id = $1 AND id = ANY($2::text[]) AND ${readable(3)} RETURNING id`,
+    [workspaceId, ids, now],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function hardDeleteFile(q: Queryable, id: string): Promise<void> {
+  await q.query('DELETE FROM files WHERE id = $1', [id]);
+}
+
+/** Files whose expiry passed and that no purge has removed yet. */
+export async function listExpiredFileIds(q: Queryable, now: number, limit: number): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    'SELECT id FROM files WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2',
+    [now, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** For the sweeper: marks one file deleted whatever its expiry; false when already deleted. */
+export async function markFileDeleted(q: Queryable, id: string, now: number): Promise<boolean> {
+  const rows = await q.query('UPDATE files SET deleted_at = $2, updated_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING id', [
+    id,
+    now,
+  ]);
+  return rows.length === 1;
+}

@@ -1,0 +1,105 @@
+import type { Queryable } from '../db/database.ts';
+
+export type ItemRow = 'pdf' | 'jpg' | 'embedding_image';
+
+export interface FileItemRow {
+  id: string;
+  file_id: string;
+  row: ItemRow;
+  col: number;
+  blob_key: string;
+  mime_type: string;
+  byte_size: number;
+  created_at: number;
+}
+
+export interface PageRow {
+  file_id: string;
+  page: number;
+  width: number;
+  height: number;
+  text: string;
+  words: unknown;
+  ocr: boolean;
+  created_at: number;
+}
+
+export async function insertItems(q: Queryable, items: readonly FileItemRow[]): Promise<void> {
+  for (const i of items) {
+    await q.query(
+      `INSERT INTO file_items (id, file_id, row, col, blob_key, mime_type, byte_size, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [i.id, i.file_id, i.row, i.col, i.blob_key, i.mime_type, i.byte_size, i.created_at],
+    );
+  }
+}
+
+/** Returns false when the page already exists (a resumed job must not store or charge it twice). */
+export async function insertPage(q: Queryable, p: PageRow): Promise<boolean> {
+  const rows = await q.query(
+    `INSERT INTO file_pages (file_id, page, width, height, text, words, ocr, tsv, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, to_tsvector('english', $5), $8)
+     ON CONFLICT (file_id, page) DO NOTHING RETURNING page`,
+    [p.file_id, p.page, p.width, p.height, p.text, JSON.stringify(p.words), p.ocr, p.created_at],
+  );
+  return rows.length === 1;
+}
+
+export async function donePages(q: Queryable, fileId: string): Promise<Set<number>> {
+  const rows = await q.query<{ page: number }>('SELECT page FROM file_pages WHERE file_id = $1', [fileId]);
+  return new Set(rows.map((r) => r.page));
+}
+
+export async function getPage(q: Queryable, fileId: string, page: number): Promise<PageRow | null> {
+  const rows = await q.query<PageRow>('SELECT * FROM file_pages WHERE file_id = $1 AND page = $2', [fileId, page]);
+  return rows[0] ?? null;
+}
+
+export const ITEM_SORT_COLUMNS: Readonly<Record<string, string>> = {
+  col: 'col',
+  row: 'row',
+  createdAt: 'created_at',
+  id: 'id',
+};
+
+/** Upload order: pages in the order they were produced, each page's pdf, jpg, retrieval image. */
+export const ITEM_UPLOAD_ORDER = "created_at, col, array_position(ARRAY['pdf','jpg','embedding_image'], row)";
+
+export async function listItems(
+  q: Queryable,
+  fileId: string,
+  opts: { rows: ItemRow[] | null; cols: number[] | null; orderBy: string; offset: number; limit: number },
+): Promise<{ rows: FileItemRow[]; total: number }> {
+  const params: unknown[] = [fileId];
+  let where = 'file_id = $1';
+  if (opts.rows) {
+    params.push(opts.rows);
+    where += ` AND row = ANY($${params.length}::text[])`;
+  }
+  if (opts.cols) {
+    params.push(opts.cols);
+    where += ` AND col = ANY($${params.length}::int[])`;
+  }
+  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM file_items WHERE ${where}`, params))[0].n;
+  const rows = await q.query<FileItemRow>(
+    `SELECT * FROM file_items WHERE ${where} ORDER BY ${opts.orderBy} OFFSET ${opts.offset} LIMIT ${opts.limit}`,
+    params,
+  );
+  return { rows, total };
+}
+
+export async function findItem(q: Queryable, fileId: string, id: string): Promise<FileItemRow | null> {
+  const rows = await q.query<FileItemRow>('SELECT * FROM file_items WHERE file_id = $1 AND id = $2', [fileId, id]);
+  return rows[0] ?? null;
+}
+
+export async function findItemById(q: Queryable, id: string): Promise<FileItemRow | null> {
+  const rows = await q.query<FileItemRow>('SELECT * FROM file_items WHERE id = $1', [id]);
+  return rows[0] ?? null;
+}
+
+/** A stored page moves both its job's progress and its file's page count. */
+export async function countPageDone(q: Queryable, jobId: string, fileId: string, now: number): Promise<void> {
+  await q.query('UPDATE jobs SET pages_done = pages_done + 1, updated_at = $2 WHERE id = $1', [jobId, now]);
+  await q.query('UPDATE files SET item_count = item_count + 1, updated_at = $2 WHERE id = $1', [fileId, now]);
+}

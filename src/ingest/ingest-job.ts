@@ -1,0 +1,189 @@
+import { mkdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { changeBalance } from '../domain/credits.ts';
+import { AppError } from '../domain/errors.ts';
+import { TIER_LIMITS } from '../domain/tiers.ts';
+import type { BlobStore } from '../infra/blob/store.ts';
+import type { Database } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import { findFileById, updateFile } from '../infra/repos/files.ts';
+import { countPageDone, donePages, insertItems, insertPage } from '../infra/repos/items.ts';
+import { findJob, type JobRow, updateJob } from '../infra/repos/jobs.ts';
+import { findWorkspace } from '../infra/repos/workspaces.ts';
+import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
+import { recognize } from './ocr.ts';
+import { pageKey } from './keys.ts';
+import type { PagePool } from './page-pool.ts';
+import type { PageOutput } from './page-worker.ts';
+import { preparePdf, UserFacingError } from './prepare-source.ts';
+
+export interface IngestDeps {
+  db: Database;
+  blobs: BlobStore;
+  pool: PagePool;
+  dataDir: string;
+  renderDpi: number;
+  officeTimeoutMs: number;
+}
+
+type Page = Omit<PageOutput, 'ocrImage'> & { ocr: boolean };
+
+const PAGE_TIMEOUT_MS = 60_000;
+
+/**
+ * The ingest job: original bytes → PDF (office files through LibreOffice) → per page a
+ * single-page PDF, a JPEG, a retrieval image and words with boxes (OCR when the page has no
+ * text layer). Each page is stored, indexed and charged 1 credit in one transaction, so a
+ * job resumed after a crash skips the pages it already has and never charges one twice.
+ */
+export function ingestHandler(deps: IngestDeps): TaskHandler {
+  return {
+    maxAttempts: 3,
+    run: (jobId, ctx) => runIngest(deps, jobId, ctx),
+    async giveUp(jobId, error) {
+      await finish(deps.db, jobId, 'ERROR', `Processing failed: ${error.message.slice(0, 300)}`);
+    },
+  };
+}
+
+async function finish(db: Database, jobId: string, status: 'SUCCESS' | 'ERROR', statusText: string | null): Promise<void> {
+  await db.transaction(async (tx) => {
+    const job = await findJob(tx, jobId, { forUpdate: true });
+    if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
+    const now = Date.now();
+    await updateJob(tx, jobId, { status, status_text: statusText, finished_at: now }, now);
+    const file = await findFileById(tx, job.file_id, { forUpdate: true });
+    if (file) await updateFile(tx, file.id, { state: status === 'SUCCESS' ? 'ready' : 'failed' }, now);
+  });
+}
+
+async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Promise<void> {
+  const job = await findJob(deps.db, jobId);
+  if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
+  const file = await findFileById(deps.db, job.file_id);
+  if (!file || file.deleted_at !== null) {
+    await finish(deps.db, jobId, 'ERROR', 'The file was deleted before processing finished.');
+    return;
+  }
+  const workspace = await findWorkspace(deps.db, job.workspace_id);
+  if (!workspace) return;
+  await updateJob(deps.db, jobId, { status: 'IN_PROGRESS', started_at: job.started_at ?? Date.now() });
+
+  const workDir = path.join(deps.dataDir, 'work', jobId);
+  await mkdir(workDir, { recursive: true });
+  try {
+    const source = await preparePdf(deps, file, workspace.tier, workDir, ctx.signal);
+    const pageCount = source.kind === 'image' ? 1 : source.pageCount;
+    const allowed = TIER_LIMITS[workspace.tier].pagesPerJob;
+    if (pageCount > allowed) {
+      throw new UserFacingError(
+        `The document has ${pageCount} pages; the ${workspace.tier} tier allows ${allowed} pages per job. Nothing was charged.`,
+      );
+    }
+    if (pageCount === 0) throw new UserFacingError('The document has no pages.');
+
+    const done = await donePages(deps.db, file.id);
+    const todo = Array.from({ length: pageCount }, (_, i) => i + 1).filter((p) => !done.has(p));
+    const produce = async (page: number): Promise<Page> => {
+      // A page that hangs the renderer (decompression bombs, cycles) ends its thread, not the job queue.
+      const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(PAGE_TIMEOUT_MS)]);
+      try {
+        const out = source.kind === 'image' ? await deps.pool.image(source.path, signal) : await deps.pool.page(source.path, page - 1, deps.renderDpi, signal);
+        return await withOcr(out);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        const why = signal.aborted ? `took longer than ${PAGE_TIMEOUT_MS / 1000} s` : (err as Error).message;
+        throw new UserFacingError(`Page ${page} could not be read: ${why}`);
+      }
+    };
+
+    // Render ahead on every thread, but store and charge strictly in page order, so a
+    // balance that runs out leaves pages 1..n, not a scattering.
+    const window = deps.pool.threads * 2;
+    const inFlight = new Map<number, Promise<Page>>();
+    let next = 0;
+    for (const page of todo) {
+      while (next < todo.length && inFlight.size < window) {
+        const p = todo[next++];
+        const promise = produce(p);
+        promise.catch(() => {}); // awaited below, in order
+        inFlight.set(p, promise);
+      }
+      const result = await inFlight.get(page)!;
+      inFlight.delete(page);
+      if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
+      const charged = await storePage(deps, job, file.id, page, result);
+      if (!charged) {
+        const after = (await donePages(deps.db, file.id)).size;
+        throw new UserFacingError(
+          `Out of credits after ${after} of ${pageCount} pages; the pages already read are kept. Add credits and upload again for the rest.`,
+        );
+      }
+    }
+    await finish(deps.db, jobId, 'SUCCESS', null);
+  } catch (err) {
+    if (err instanceof UserFacingError) {
+      await finish(deps.db, jobId, 'ERROR', err.message);
+      return;
+    }
+    throw err;
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+async function withOcr(out: PageOutput): Promise<Page> {
+  const { ocrImage, ...rest } = out;
+  if (!ocrImage) return { ...rest, ocr: false };
+  const ocr = await recognize(ocrImage.data, ocrImage.width, ocrImage.height);
+  if (ocr.words.length === 0) return { ...rest, ocr: false };
+  return { ...rest, words: ocr.words.map(({ text, box }) => ({ text, box })), text: ocr.text, ocr: true };
+}
+
+/** Bytes first, then one transaction: page text, items, 1 credit. False when out of credits. */
+async function storePage(deps: IngestDeps, job: JobRow, fileId: string, page: number, r: Page): Promise<boolean> {
+  const views = [
+    { row: 'pdf' as const, bytes: r.pdf, type: 'application/pdf' },
+    { row: 'jpg' as const, bytes: r.jpg, type: 'image/jpeg' },
+    { row: 'embedding_image' as const, bytes: r.embedding, type: 'image/jpeg' },
+  ];
+  await Promise.all(views.map((v) => deps.blobs.put(pageKey(fileId, page, v.row), v.bytes, { contentType: v.type })));
+  try {
+    await deps.db.transaction(async (tx) => {
+      const now = Date.now();
+      const inserted = await insertPage(tx, {
+        file_id: fileId,
+        page,
+        width: r.width,
+        height: r.height,
+        text: r.text,
+        words: r.words.map((w) => [w.text, ...w.box.map((n) => Math.round(n * 10_000) / 10_000)]),
+        ocr: r.ocr,
+        created_at: now,
+      });
+      if (!inserted) return; // stored by an earlier attempt of this job: not charged again
+      await changeBalance(tx, { workspaceId: job.workspace_id, amount: -1, reason: 'ingest_page', refId: job.id, isSpend: true }, now);
+      await insertItems(
+        tx,
+        views.map((v) => ({
+          id: newId('dsx'),
+          file_id: fileId,
+          row: v.row,
+          col: page,
+          blob_key: pageKey(fileId, page, v.row),
+          mime_type: v.type,
+          byte_size: v.bytes.byteLength,
+          created_at: now,
+        })),
+      );
+      await countPageDone(tx, job.id, fileId, now);
+    });
+    return true;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'payment_required') {
+      await Promise.all(views.map((v) => deps.blobs.delete(pageKey(fileId, page, v.row)).catch(() => {})));
+      return false;
+    }
+    throw err;
+  }
+}

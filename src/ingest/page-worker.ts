@@ -1,0 +1,113 @@
+import { readFile } from 'node:fs/promises';
+import sharp from 'sharp';
+import { jpegToPdf } from './image-pdf.ts';
+import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
+
+/**
+ * Runs inside a worker thread (piscina): all PDFium and image work happens here, never on
+ * the HTTP event loop. A thread keeps the last document open, since a job sends it page
+ * after page of the same file.
+ */
+export type PageTask =
+  | { op: 'inspect'; pdfPath: string }
+  | { op: 'page'; pdfPath: string; index: number; dpi: number }
+  | { op: 'image'; imagePath: string };
+
+export interface PageOutput {
+  width: number;
+  height: number;
+  pdf: Uint8Array;
+  jpg: Uint8Array;
+  embedding: Uint8Array;
+  words: { text: string; box: [number, number, number, number] }[];
+  text: string;
+  /** Present when the page has no usable text layer: a sharper image for OCR. */
+  ocrImage?: { data: Uint8Array; width: number; height: number };
+}
+
+export type InspectOutput = { pageCount: number } | { error: 'password' | 'unreadable'; message: string };
+
+const MAX_SIDE = 2000;
+const EMBED_SIDE = 512;
+const OCR_DPI = 300;
+const OCR_MAX_SIDE = 3500;
+/** Fewer visible characters than this and the page counts as scanned. */
+const MIN_TEXT_CHARS = 16;
+
+let open: { path: string; doc: PdfDocument } | null = null;
+
+async function documentAt(pdfPath: string): Promise<PdfDocument> {
+  if (open?.path === pdfPath) return open.doc;
+  open?.doc.close();
+  open = null;
+  const doc = await openPdf(await readFile(pdfPath));
+  open = { path: pdfPath, doc };
+  return doc;
+}
+
+async function encodeViews(raw: Buffer, width: number, height: number) {
+  const img = sharp(raw, { raw: { width, height, channels: 4 } }).removeAlpha();
+  const [jpg, embedding] = await Promise.all([
+    img.clone().jpeg({ quality: 82, mozjpeg: false }).toBuffer(),
+    img.clone().resize(EMBED_SIDE, EMBED_SIDE, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer(),
+  ]);
+  return { jpg, embedding };
+}
+
+async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput> {
+  const doc = await documentAt(task.pdfPath);
+  const size = doc.pageSize(task.index);
+  const rendered = doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE });
+  const { jpg, embedding } = await encodeViews(rendered.data, rendered.width, rendered.height);
+  const words = doc.words(task.index);
+  const text = doc.text(task.index);
+  const out: PageOutput = { width: size.width, height: size.height, pdf: doc.extractPage(task.index), jpg, embedding, words, text };
+  if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
+    const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE });
+    const png = await sharp(sharp300.data, { raw: { width: sharp300.width, height: sharp300.height, channels: 4 } })
+      .removeAlpha()
+      .greyscale()
+      .png({ compressionLevel: 1 })
+      .toBuffer();
+    out.ocrImage = { data: png, width: sharp300.width, height: sharp300.height };
+  }
+  return out;
+}
+
+/** An uploaded picture is one page: its own JPEG, a retrieval image, a PDF around it, and OCR. */
+async function image(task: Extract<PageTask, { op: 'image' }>): Promise<PageOutput> {
+  const base = sharp(await readFile(task.imagePath), { limitInputPixels: 268_402_689 }).rotate().toColourspace('srgb');
+  const jpg = await base.clone().resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer({ resolveWithObject: true });
+  const embedding = await sharp(jpg.data).resize(EMBED_SIDE, EMBED_SIDE, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+  const { width, height } = jpg.info;
+  // Shown at 150 dpi: a 1275 px wide scan becomes an 8.5 in (612 pt) page.
+  const pw = (width * 72) / 150;
+  const ph = (height * 72) / 150;
+  const ocr = await sharp(jpg.data).greyscale().png({ compressionLevel: 1 }).toBuffer();
+  return {
+    width: pw,
+    height: ph,
+    pdf: jpegToPdf(jpg.data, width, height, pw, ph),
+    jpg: jpg.data,
+    embedding,
+    words: [],
+    text: '',
+    ocrImage: { data: ocr, width, height },
+  };
+}
+
+async function inspect(task: Extract<PageTask, { op: 'inspect' }>): Promise<InspectOutput> {
+  try {
+    return { pageCount: (await documentAt(task.pdfPath)).pageCount };
+  } catch (err) {
+    if (err instanceof PdfPasswordError) return { error: 'password', message: 'password protected' };
+    if (err instanceof PdfOpenError) return { error: 'unreadable', message: (err as Error).message };
+    throw err;
+  }
+}
+
+export default async function run(task: PageTask): Promise<PageOutput | InspectOutput> {
+  if (task.op === 'inspect') return inspect(task);
+  if (task.op === 'page') return page(task);
+  return image(task);
+}

@@ -1,0 +1,93 @@
+import path from 'node:path';
+import { TIER_LIMITS } from '../domain/tiers.ts';
+import type { BlobStore } from '../infra/blob/store.ts';
+import type { Database } from '../infra/db/database.ts';
+import { type FileRow, updateFile } from '../infra/repos/files.ts';
+import type { Tier } from '../infra/repos/workspaces.ts';
+import { detectFileType } from './detect-type.ts';
+import { downloadToFile, UrlRefusedError } from './fetch-url.ts';
+import { originalKey, sourcePdfKey } from './keys.ts';
+import { convertToPdf, OfficeConversionError } from './office.ts';
+import type { PagePool } from './page-pool.ts';
+
+/** A failure the user caused or can fix; its message becomes the job's statusText. */
+export class UserFacingError extends Error {}
+
+export type Source = { kind: 'image'; path: string } | { kind: 'pdf'; path: string; pageCount: number };
+
+interface Deps {
+  db: Database;
+  blobs: BlobStore;
+  pool: PagePool;
+  officeTimeoutMs: number;
+}
+
+const IMAGE_MIME = new Set(['image/jpeg', 'image/png', 'image/webp']);
+const PDF_MIME = 'application/pdf';
+
+/**
+ * Brings the original to local disk (downloading a `url` upload first), turns office
+ * files into PDF (kept in the blob store so a resumed job does not convert twice) and
+ * counts the pages.
+ */
+export async function preparePdf(deps: Deps, file: FileRow, tier: Tier, workDir: string, signal: AbortSignal): Promise<Source> {
+  const original = path.join(workDir, 'original');
+  let mime = file.mime_type;
+  if (file.source_url && !(await deps.blobs.stat(originalKey(file.id)))) {
+    mime = await download(deps, file, tier, original, signal);
+  } else {
+    await deps.blobs.getToFile(originalKey(file.id), original);
+  }
+  if (IMAGE_MIME.has(mime)) return { kind: 'image', path: original };
+
+  let pdfPath = original;
+  if (mime !== PDF_MIME) {
+    pdfPath = path.join(workDir, 'source.pdf');
+    if (await deps.blobs.stat(sourcePdfKey(file.id))) {
+      await deps.blobs.getToFile(sourcePdfKey(file.id), pdfPath);
+    } else {
+      try {
+        pdfPath = await convertToPdf(original, {
+          outDir: path.join(workDir, 'convert'),
+          profileDir: path.join(workDir, 'lo-profile'),
+          timeoutMs: deps.officeTimeoutMs,
+          signal,
+        });
+      } catch (err) {
+        if (err instanceof OfficeConversionError) throw new UserFacingError(`Could not convert the document to PDF: ${err.message}`);
+        throw err;
+      }
+      await deps.blobs.putFile(sourcePdfKey(file.id), pdfPath, { contentType: PDF_MIME });
+    }
+  }
+  const info = await deps.pool.inspect(pdfPath, signal);
+  if ('error' in info) {
+    throw new UserFacingError(info.error === 'password' ? 'password protected' : `The PDF cannot be read: ${info.message}`);
+  }
+  return { kind: 'pdf', path: pdfPath, pageCount: info.pageCount };
+}
+
+async function download(deps: Deps, file: FileRow, tier: Tier, dest: string, signal: AbortSignal): Promise<string> {
+  let fetched: Awaited<ReturnType<typeof downloadToFile>>;
+  try {
+    fetched = await downloadToFile(file.source_url!, dest, { maxBytes: TIER_LIMITS[tier].uploadBytes, signal });
+  } catch (err) {
+    if (err instanceof UrlRefusedError) throw new UserFacingError(err.message);
+    throw err;
+  }
+  const detected = await detectFileType(dest);
+  if ('refused' in detected) throw new UserFacingError(detected.refused);
+  await deps.blobs.putFile(originalKey(file.id), dest, { contentType: detected.mime });
+  const name = fetched.fileName ?? file.file_name;
+  await updateFile(deps.db, file.id, {
+    type: IMAGE_MIME.has(detected.mime) ? 'image' : 'doc',
+    file_name: name,
+    file_ext: detected.ext,
+    mime_type: detected.mime,
+    file_size: fetched.size,
+    sha256: fetched.sha256,
+    // The address may carry credentials; it is not needed once the bytes are ours.
+    source_url: null,
+  });
+  return detected.mime;
+}

@@ -1,0 +1,69 @@
+import pino, { type Logger } from 'pino';
+import { PURGE_TASK } from '../domain/files.ts';
+import { INGEST_TASK } from '../domain/jobs.ts';
+import { loggerOptions } from '../infra/logger.ts';
+import { WorkerRunner } from '../infra/worker-runner.ts';
+import { ingestHandler } from '../ingest/ingest-job.ts';
+import { closeOcr } from '../ingest/ocr.ts';
+import { PagePool } from '../ingest/page-pool.ts';
+import { purgeHandler, sweepExpired } from '../ingest/purge.ts';
+import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
+
+export interface RunningWorker {
+  poke(): void;
+  stop(): Promise<void>;
+}
+
+/** Claims queued tasks (ingest, purge) and sweeps expired files; any number may run. */
+export function runWorker(booted: Booted, log: Logger): RunningWorker {
+  const { config, db, blobs } = booted;
+  const pool = new PagePool(config.ingestThreads);
+  const handlers = {
+    [INGEST_TASK]: ingestHandler({
+      db,
+      blobs,
+      pool,
+      dataDir: config.dataDir,
+      renderDpi: config.renderDpi,
+      officeTimeoutMs: config.officeTimeoutMs,
+    }),
+    [PURGE_TASK]: purgeHandler({ db, blobs }),
+  };
+  const runner = new WorkerRunner(db, handlers, {
+    concurrency: config.workerConcurrency,
+    leaseMs: config.taskLeaseMs,
+    pollMs: 500,
+    log: log.child({ component: 'worker' }),
+  });
+  runner.start();
+  const sweep = () =>
+    sweepExpired(db)
+      .then((n) => n > 0 && runner.poke())
+      .catch((err) => log.error({ err }, 'expiry sweep failed'));
+  const sweeper = setInterval(sweep, config.sweepIntervalMs);
+  const first = setTimeout(sweep, 5_000);
+  return {
+    poke: () => runner.poke(),
+    async stop() {
+      clearInterval(sweeper);
+      clearTimeout(first);
+      await runner.stop();
+      await pool.close();
+      await closeOcr();
+    },
+  };
+}
+
+if (import.meta.main) {
+  boot()
+    .then((booted) => {
+      const log = pino(loggerOptions(booted.config.logLevel));
+      const worker = runWorker(booted, log);
+      log.info({ concurrency: booted.config.workerConcurrency }, 'worker started');
+      onShutdown(log, async () => {
+        await worker.stop();
+        await booted.shutdown();
+      });
+    })
+    .catch(exitOnStartupError);
+}
