@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 import { makeOfficeFile } from './fixtures/office.ts';
+import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 
 // interface.md 4.6 (upload), 7 (400/402), 8 (tier ceilings, 100 MB request cap); decisions.md D4, D6.
 describe('file upload validation (nothing is stored when refused)', () => {
@@ -21,7 +21,8 @@ describe('file upload validation (nothing is stored when refused)', () => {
     const list = await h.request('GET', `/v2/workspaces/${w.id}/files`, { key: w.key });
     expect(list.json().total).toBe(0);
     // No bytes kept and no spooled upload left behind.
-    if (h.config.blob.kind === 'local') expect(await readdir(path.join(h.config.blob.rootDir, 'files')).catch(() => [])).toEqual([]);
+    if (h.config.blob.kind === 'local')
+      expect(await readdir(path.join(h.config.blob.rootDir, 'files')).catch(() => [])).toEqual([]);
     expect(await readdir(path.join(h.config.dataDir, 'tmp')).catch(() => [])).toEqual([]);
   }
 
@@ -44,9 +45,15 @@ describe('file upload validation (nothing is stored when refused)', () => {
 
   it('needs exactly one of file and url', async () => {
     expect((await h.upload(ws, { expiresInDays: '3' })).status).toBe(400);
-    const both = await h.upload(ws, { file: { data: Buffer.from('%PDF-1.4'), name: 'a.pdf' }, url: 'https://example.com/a.pdf' });
+    const both = await h.upload(ws, {
+      file: { data: Buffer.from('%PDF-1.4'), name: 'a.pdf' },
+      url: 'https://example.com/a.pdf',
+    });
     expect(both.status).toBe(400);
-    const json = await h.request('POST', `/v2/workspaces/${ws.id}/files`, { key: ws.key, body: { url: 'https://example.com/x.pdf' } });
+    const json = await h.request('POST', `/v2/workspaces/${ws.id}/files`, {
+      key: ws.key,
+      body: { url: 'https://example.com/x.pdf' },
+    });
     expect(json.statusCode).toBe(400);
     await nothingStored(ws);
   });
@@ -87,7 +94,9 @@ describe('file upload validation (nothing is stored when refused)', () => {
   it('stops a chunked upload without Content-Length as soon as it passes the ceiling', async () => {
     const starter = await h.workspace({ tier: 'starter', credits: 10 });
     const boundary = 'folioboundary';
-    const head = Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="x.pdf"\r\n\r\n%PDF-1.4\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="x.pdf"\r\n\r\n%PDF-1.4\n`,
+    );
     let sent = 0;
     const chunk = Buffer.alloc(MB, 0x20);
     const body = new ReadableStream({

@@ -10,7 +10,8 @@ describe('ingest limits and credits', () => {
   });
   afterAll(() => h.close());
 
-  const balance = async (id: string) => (await h.admin('GET', `/admin/workspaces/${id}`)).json().data.balance as number;
+  const balance = async (id: string) =>
+    (await h.admin('GET', `/admin/workspaces/${id}`)).json().data.balance as number;
 
   it('ends ERROR before any charge when the document has more pages than the tier allows', async () => {
     const ws = await h.workspace({ tier: 'starter', credits: 500 });
@@ -31,11 +32,19 @@ describe('ingest limits and credits', () => {
     expect(done.status).toBe('ERROR');
     expect(done.statusText).toMatch(/credits/i);
     expect(await balance(ws.id)).toBe(0);
-    const file = (await h.request('GET', `/v2/workspaces/${ws.id}/files/${job.fileId}`, { key: ws.key })).json().data;
+    const file = (
+      await h.request('GET', `/v2/workspaces/${ws.id}/files/${job.fileId}`, { key: ws.key })
+    ).json().data;
     expect(file.itemCount).toBe(2);
-    const pages = await h.db.query<{ page: number }>('SELECT page FROM file_pages WHERE file_id = $1 ORDER BY page', [job.fileId]);
+    const pages = await h.db.query<{ page: number }>(
+      'SELECT page FROM file_pages WHERE file_id = $1 ORDER BY page',
+      [job.fileId],
+    );
     expect(pages.map((p) => p.page)).toEqual([1, 2]);
-    const ledger = await h.db.query('SELECT * FROM credit_ledger WHERE workspace_id = $1 AND reason = $2', [ws.id, 'ingest_page']);
+    const ledger = await h.db.query('SELECT * FROM credit_ledger WHERE workspace_id = $1 AND reason = $2', [
+      ws.id,
+      'ingest_page',
+    ]);
     expect(ledger).toHaveLength(2);
     // Now at 0, the next upload is refused up front.
     expect((await h.upload(ws, { file: { data: pdf, name: 'again.pdf' } })).status).toBe(402);

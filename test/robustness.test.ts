@@ -5,7 +5,10 @@ import { type Harness, startHarness, type TestWorkspace } from './helpers/harnes
 import { ROOT } from './helpers/process.ts';
 
 const DIR = path.join(ROOT, '..', 'shared', 'corpus', 'robustness');
-const manifest = JSON.parse(readFileSync(path.join(DIR, 'manifest.json'), 'utf8')) as { file: string; expectation: string }[];
+const manifest = JSON.parse(readFileSync(path.join(DIR, 'manifest.json'), 'utf8')) as {
+  file: string;
+  expectation: string;
+}[];
 
 // issue 3 acceptance: every PDF of the robustness corpus (read in place) ends SUCCESS or ERROR
 // with a statusText; the service stays up; no worker thread dies unhandled.
@@ -33,10 +36,16 @@ describe('robustness corpus', () => {
       }
       const done = await h.waitJob(ws, j.job!.id, 600_000);
       const f = await h.request('GET', `/v2/workspaces/${ws.id}/files/${j.job!.fileId}`, { key: ws.key });
-      outcomes.set(j.file, { status: done.status as string, statusText: done.statusText as string | null, pages: f.json().data.itemCount });
+      outcomes.set(j.file, {
+        status: done.status as string,
+        statusText: done.statusText as string | null,
+        pages: f.json().data.itemCount,
+      });
     }
     console.log(
-      [...outcomes].map(([f, o]) => `${o.status.padEnd(8)} ${String(o.pages).padStart(4)}  ${f}  ${o.statusText ?? ''}`).join('\n'),
+      [...outcomes]
+        .map(([f, o]) => `${o.status.padEnd(8)} ${String(o.pages).padStart(4)}  ${f}  ${o.statusText ?? ''}`)
+        .join('\n'),
     );
   }, 900_000);
   afterAll(() => h.close());
@@ -53,7 +62,10 @@ describe('robustness corpus', () => {
     for (const { file, expectation } of manifest) {
       const o = outcomes.get(file)!;
       if (/^clean ERROR \(password required\)/.test(expectation) || /password "Hello"/.test(expectation)) {
-        expect(o, file).toMatchObject({ status: 'ERROR', statusText: expect.stringMatching(/password protected/) });
+        expect(o, file).toMatchObject({
+          status: 'ERROR',
+          statusText: expect.stringMatching(/password protected/),
+        });
       } else if (/^SUCCESS(?! after repair| or)/.test(expectation)) {
         expect(o.status, `${file}: ${expectation} — ${o.statusText}`).toBe('SUCCESS');
         expect(o.pages, file).toBeGreaterThan(0);

@@ -28,9 +28,15 @@ describe('share tokens', () => {
     expect(verifyShare(secret, 'dsx_abc', token, now + 1000)).toMatchObject({ ok: true });
     expect(verifyShare(secret, 'dsx_abd', token, now)).toEqual({ ok: false, reason: 'invalid' });
     expect(verifyShare(`${secret}y`, 'dsx_abc', token, now)).toEqual({ ok: false, reason: 'invalid' });
-    expect(verifyShare(secret, 'dsx_abc', token, now + 600_000)).toMatchObject({ ok: false, reason: 'expired' });
+    expect(verifyShare(secret, 'dsx_abc', token, now + 600_000)).toMatchObject({
+      ok: false,
+      reason: 'expired',
+    });
     const [v, exp, sig] = token.split('.');
-    expect(verifyShare(secret, 'dsx_abc', `${v}.${Number(exp) + 3600}.${sig}`, now)).toEqual({ ok: false, reason: 'invalid' });
+    expect(verifyShare(secret, 'dsx_abc', `${v}.${Number(exp) + 3600}.${sig}`, now)).toEqual({
+      ok: false,
+      reason: 'invalid',
+    });
     expect(verifyShare(secret, 'dsx_abc', 'garbage', now)).toEqual({ ok: false, reason: 'invalid' });
   });
 });

@@ -79,12 +79,17 @@ export function toItemView(i: FileItemRow, signer: Signer, lifetimeSeconds: numb
 }
 
 /** `sort`: comma-separated names, `-` for descending; unknown names are ignored (4.6). */
-export function orderBy(sort: string | undefined, columns: Readonly<Record<string, string>>, fallback: string): string {
+export function orderBy(
+  sort: string | undefined,
+  columns: Readonly<Record<string, string>>,
+  fallback: string,
+): string {
   const parts: string[] = [];
   for (const raw of (sort ?? '').split(',')) {
     const name = raw.trim().replace(/^[-+]/, '');
     const column = columns[name];
-    if (column && !parts.some((p) => p.startsWith(`${column} `))) parts.push(`${column} ${raw.trim().startsWith('-') ? 'DESC' : 'ASC'}`);
+    if (column && !parts.some((p) => p.startsWith(`${column} `)))
+      parts.push(`${column} ${raw.trim().startsWith('-') ? 'DESC' : 'ASC'}`);
   }
   return parts.length > 0 ? `${parts.join(', ')}, id` : fallback;
 }
@@ -105,9 +110,15 @@ const FILE_TYPES = new Set(['doc', 'image', 'image_list', 'audio', 'video']);
 
 export function parseTypes(types: string | undefined): string[] | null {
   if (!types) return null;
-  const list = types.split(',').map((t) => t.trim()).filter(Boolean);
+  const list = types
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean);
   const bad = list.filter((t) => !FILE_TYPES.has(t));
-  if (bad.length > 0) throw errors.badRequest(`Unknown file type(s): ${bad.join(', ')}. Use doc, image, image_list, audio or video.`);
+  if (bad.length > 0)
+    throw errors.badRequest(
+      `Unknown file type(s): ${bad.join(', ')}. Use doc, image, image_list, audio or video.`,
+    );
   // image_list is a filter over image files: every image file is a one-page picture list.
   return [...new Set(list.map((t) => (t === 'image_list' ? 'image' : t)))];
 }
@@ -116,7 +127,10 @@ export function parseTypes(types: string | undefined): string[] | null {
 export function parseCols(cols: string | undefined): number[] | null {
   if (!cols) return null;
   const out = new Set<number>();
-  for (const part of cols.split(',').map((c) => c.trim()).filter(Boolean)) {
+  for (const part of cols
+    .split(',')
+    .map((c) => c.trim())
+    .filter(Boolean)) {
     const m = /^(\d{1,6})(?::(\d{1,6}))?$/.exec(part);
     if (!m) throw errors.badRequest(`cols: "${part}" is not a page number or a range like 1:10.`);
     const from = Number(m[1]);
@@ -172,7 +186,12 @@ export async function listFileItems(
   return { ...res, ...paging };
 }
 
-export async function getFileItem(db: Database, workspaceId: string, fileId: string, itemId: string): Promise<FileItemRow> {
+export async function getFileItem(
+  db: Database,
+  workspaceId: string,
+  fileId: string,
+  itemId: string,
+): Promise<FileItemRow> {
   await getFile(db, workspaceId, fileId);
   const item = await findItem(db, fileId, itemId);
   if (!item) throw errors.notFound('File item');

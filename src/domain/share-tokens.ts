@@ -22,13 +22,25 @@ export interface Share {
 }
 
 /** Minting is pure: nothing is written, nothing is charged. */
-export function mintShare(secret: string, baseUrl: string, id: string, lifetimeSeconds: number, now = Date.now()): Share {
+export function mintShare(
+  secret: string,
+  baseUrl: string,
+  id: string,
+  lifetimeSeconds: number,
+  now = Date.now(),
+): Share {
   const exp = Math.floor(now / 1000) + clampLifetime(lifetimeSeconds);
   const token = `v1.${exp}.${sign(secret, id, exp)}`;
-  return { url: `${baseUrl}/v2/share/${id}?token=${encodeURIComponent(token)}`, token, expiresAt: exp * 1000 };
+  return {
+    url: `${baseUrl}/v2/share/${id}?token=${encodeURIComponent(token)}`,
+    token,
+    expiresAt: exp * 1000,
+  };
 }
 
-export type Verdict = { ok: true; expSeconds: number } | { ok: false; reason: 'invalid' | 'expired'; expSeconds?: number };
+export type Verdict =
+  | { ok: true; expSeconds: number }
+  | { ok: false; reason: 'invalid' | 'expired'; expSeconds?: number };
 
 /** Signature first (constant time), then expiry, so a forged token never learns about time. */
 export function verifyShare(secret: string, id: string, token: string, now = Date.now()): Verdict {
@@ -37,7 +49,8 @@ export function verifyShare(secret: string, id: string, token: string, now = Dat
   const exp = Number(m[1]);
   const expected = Buffer.from(sign(secret, id, exp));
   const given = Buffer.from(m[2]);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) return { ok: false, reason: 'invalid' };
+  if (expected.length !== given.length || !timingSafeEqual(expected, given))
+    return { ok: false, reason: 'invalid' };
   if (exp * 1000 <= now) return { ok: false, reason: 'expired', expSeconds: exp };
   return { ok: true, expSeconds: exp };
 }

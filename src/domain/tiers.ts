@@ -3,7 +3,9 @@ import type { Tier } from '../infra/repos/workspaces.ts';
 const MB = 1024 * 1024;
 
 /** interface.md section 8 and decisions.md D3. */
-export const TIER_LIMITS: Readonly<Record<Tier, { uploadBytes: number; pagesPerJob: number; maxExpiryDays: number | null }>> = {
+export const TIER_LIMITS: Readonly<
+  Record<Tier, { uploadBytes: number; pagesPerJob: number; maxExpiryDays: number | null }>
+> = {
   starter: { uploadBytes: 10 * MB, pagesPerJob: 100, maxExpiryDays: 30 },
   bronze: { uploadBytes: 25 * MB, pagesPerJob: 250, maxExpiryDays: 90 },
   silver: { uploadBytes: 100 * MB, pagesPerJob: 500, maxExpiryDays: 365 },

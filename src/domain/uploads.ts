@@ -23,7 +23,10 @@ export async function uploadPreflight(
   const w = await findWorkspace(q, workspaceId);
   if (!w) throw errors.notFound('Workspace');
   if (w.balance < 1) {
-    throw errors.paymentRequired('Insufficient credits: ingest costs 1 credit per page.', { balance: w.balance, cost: 1 });
+    throw errors.paymentRequired('Insufficient credits: ingest costs 1 credit per page.', {
+      balance: w.balance,
+      cost: 1,
+    });
   }
   const tierBytes = TIER_LIMITS[w.tier].uploadBytes;
   const maxBytes = via === 'request' ? Math.min(tierBytes, SINGLE_REQUEST_BYTES) : tierBytes;

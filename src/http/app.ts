@@ -1,5 +1,7 @@
+import multipart from '@fastify/multipart';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, LogController } from 'fastify';
+import { SINGLE_REQUEST_BYTES } from '../domain/tiers.ts';
 import { randomBase62 } from '../infra/ids.ts';
 import { loggerOptions } from '../infra/logger.ts';
 import type { App, AppContext } from './context.ts';
@@ -7,8 +9,6 @@ import { registerErrorHandling } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
-import multipart from '@fastify/multipart';
-import { SINGLE_REQUEST_BYTES } from '../domain/tiers.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { registerFileRoutes } from './routes/files/index.ts';
 import { registerHealthRoutes } from './routes/health/index.ts';

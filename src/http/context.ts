@@ -7,8 +7,8 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { Principal } from '../domain/api-keys.ts';
-import type { Config } from '../infra/config.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/database.ts';
 
 /** What every route handler may use; built once per process and passed in. */

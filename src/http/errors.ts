@@ -3,6 +3,8 @@ import { AppError } from '../domain/errors.ts';
 
 function send(reply: FastifyReply, status: number, message: string, plain: boolean, extra = {}) {
   reply.code(status);
+  // A refused upload leaves its body unread: close the connection rather than read on.
+  if (!reply.request.raw.complete) reply.header('connection', 'close');
   if (plain) return reply.type('text/plain; charset=utf-8').send(message);
   return reply.type('application/json; charset=utf-8').send({ success: false, error: message, ...extra });
 }

@@ -105,19 +105,66 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'INITIAL_CREDITS',
     defaultValue: '1000',
     description: 'Credits given to the `default` workspace created on first start of the embedded database.',
-  },  { name: 'BLOB_STORE', defaultValue: 'local', description: '`local` keeps page bytes under `DATA_DIR/blobs`; `s3` uses S3-compatible object storage (settings below).' },
+  },
+  {
+    name: 'BLOB_STORE',
+    defaultValue: 'local',
+    description:
+      '`local` keeps page bytes under `DATA_DIR/blobs`; `s3` uses S3-compatible object storage (settings below).',
+  },
   { name: 'S3_BUCKET', defaultValue: '(unset)', description: 'Bucket for `BLOB_STORE=s3` (required then).' },
-  { name: 'S3_ENDPOINT', defaultValue: '(AWS)', description: 'Endpoint of an S3-compatible server (MinIO, Ceph, R2, ...); unset means AWS.' },
+  {
+    name: 'S3_ENDPOINT',
+    defaultValue: '(AWS)',
+    description: 'Endpoint of an S3-compatible server (MinIO, Ceph, R2, ...); unset means AWS.',
+  },
   { name: 'S3_REGION', defaultValue: 'us-east-1', description: 'Region for the S3 client.' },
-  { name: 'S3_ACCESS_KEY_ID', defaultValue: '(SDK default chain)', description: 'Access key; unset uses the AWS SDK default credential chain.' },
-  { name: 'S3_SECRET_ACCESS_KEY', defaultValue: '(SDK default chain)', description: 'Secret key matching S3_ACCESS_KEY_ID.' },
-  { name: 'S3_FORCE_PATH_STYLE', defaultValue: 'true when S3_ENDPOINT is set', description: 'Path-style bucket addressing, which most self-hosted servers need.' },
-  { name: 'S3_PREFIX', defaultValue: '(none)', description: 'Key prefix inside the bucket, to share a bucket between deployments.' },
-  { name: 'WORKER_CONCURRENCY', defaultValue: '2', description: 'Ingest jobs and other tasks one worker process runs at once.' },
-  { name: 'INGEST_THREADS', defaultValue: 'number of CPUs', description: 'Worker threads rendering pages and reading text, per process.' },
-  { name: 'TASK_LEASE_MS', defaultValue: '60000', description: 'How long a claimed task may go without a heartbeat before another worker takes it over (a dead worker).' },
-  { name: 'SWEEP_INTERVAL_MS', defaultValue: '43200000', description: 'How often expired files are hard-deleted (twice a day by default).' },
-  { name: 'OFFICE_TIMEOUT_MS', defaultValue: '120000', description: 'A LibreOffice conversion running longer is killed and its job fails.' },
+  {
+    name: 'S3_ACCESS_KEY_ID',
+    defaultValue: '(SDK default chain)',
+    description: 'Access key; unset uses the AWS SDK default credential chain.',
+  },
+  {
+    name: 'S3_SECRET_ACCESS_KEY',
+    defaultValue: '(SDK default chain)',
+    description: 'Secret key matching S3_ACCESS_KEY_ID.',
+  },
+  {
+    name: 'S3_FORCE_PATH_STYLE',
+    defaultValue: 'true when S3_ENDPOINT is set',
+    description: 'Path-style bucket addressing, which most self-hosted servers need.',
+  },
+  {
+    name: 'S3_PREFIX',
+    defaultValue: '(none)',
+    description: 'Key prefix inside the bucket, to share a bucket between deployments.',
+  },
+  {
+    name: 'WORKER_CONCURRENCY',
+    defaultValue: '2',
+    description: 'Ingest jobs and other tasks one worker process runs at once.',
+  },
+  {
+    name: 'INGEST_THREADS',
+    defaultValue: 'number of CPUs',
+    description: 'Worker threads rendering pages and reading text, per process.',
+  },
+  {
+    name: 'TASK_LEASE_MS',
+    defaultValue: '60000',
+    description:
+      'How long a claimed task may go without a heartbeat before another worker takes it over (a dead worker).',
+  },
+  {
+    name: 'SWEEP_INTERVAL_MS',
+    defaultValue: '43200000',
+    description: 'How often expired files are hard-deleted (twice a day by default).',
+  },
+  {
+    name: 'OFFICE_TIMEOUT_MS',
+    defaultValue: '120000',
+    description: 'A LibreOffice conversion running longer is killed and its job fails.',
+  },
   { name: 'RENDER_DPI', defaultValue: '150', description: 'Resolution of the `jpg` page images.' },
 ];
 

@@ -18,7 +18,12 @@ export interface Task {
 }
 
 /** Call inside the transaction that creates the state the task works on. */
-export async function enqueue(q: Queryable, kind: string, refId: string, runAfter = Date.now()): Promise<string> {
+export async function enqueue(
+  q: Queryable,
+  kind: string,
+  refId: string,
+  runAfter = Date.now(),
+): Promise<string> {
   const id = newId('task');
   await q.query(
     'INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $3, $4, 0, $5)',
@@ -50,12 +55,16 @@ export async function claimTask(
 }
 
 /** False when the lease was lost (another worker took the task over). */
-export async function extendLease(q: Queryable, id: string, workerId: string, leaseMs: number): Promise<boolean> {
-  const rows = await q.query('UPDATE tasks SET lease_until = $3 WHERE id = $1 AND locked_by = $2 RETURNING id', [
-    id,
-    workerId,
-    Date.now() + leaseMs,
-  ]);
+export async function extendLease(
+  q: Queryable,
+  id: string,
+  workerId: string,
+  leaseMs: number,
+): Promise<boolean> {
+  const rows = await q.query(
+    'UPDATE tasks SET lease_until = $3 WHERE id = $1 AND locked_by = $2 RETURNING id',
+    [id, workerId, Date.now() + leaseMs],
+  );
   return rows.length === 1;
 }
 
@@ -63,7 +72,13 @@ export async function completeTask(q: Queryable, id: string, workerId: string): 
   await q.query('DELETE FROM tasks WHERE id = $1 AND locked_by = $2', [id, workerId]);
 }
 
-export async function retryTask(q: Queryable, id: string, workerId: string, delayMs: number, error: string): Promise<void> {
+export async function retryTask(
+  q: Queryable,
+  id: string,
+  workerId: string,
+  delayMs: number,
+  error: string,
+): Promise<void> {
   await q.query(
     `UPDATE tasks SET locked_by = NULL, lease_until = NULL, run_after = $3, last_error = $4
       WHERE id = $1 AND locked_by = $2`,

@@ -1,5 +1,9 @@
 import os from 'node:os';
-import type { Logger } from 'pino';
+import type { FastifyBaseLogger } from 'fastify';
+
+/** Both pino's Logger and Fastify's logger fit. */
+type Logger = FastifyBaseLogger;
+
 import type { Database } from './db/database.ts';
 import { randomBase62 } from './ids.ts';
 import { claimTask, completeTask, extendLease, retryTask, type Task } from './queue.ts';
@@ -97,13 +101,16 @@ export class WorkerRunner {
     const log = this.opts.log.child({ task: task.kind, ref: task.ref_id, attempt: task.attempts });
     const lease = new AbortController();
     const signal = AbortSignal.any([lease.signal, this.stopController.signal]);
-    const heartbeat = setInterval(() => {
-      extendLease(this.db, task.id, this.workerId, this.opts.leaseMs)
-        .then((held) => {
-          if (!held) lease.abort(new Error('lease lost'));
-        })
-        .catch(() => {});
-    }, Math.max(100, Math.floor(this.opts.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        extendLease(this.db, task.id, this.workerId, this.opts.leaseMs)
+          .then((held) => {
+            if (!held) lease.abort(new Error('lease lost'));
+          })
+          .catch(() => {});
+      },
+      Math.max(100, Math.floor(this.opts.leaseMs / 3)),
+    );
     try {
       await handler.run(task.ref_id, { signal, attempt: task.attempts, log });
       await completeTask(this.db, task.id, this.workerId);
@@ -117,7 +124,9 @@ export class WorkerRunner {
         await completeTask(this.db, task.id, this.workerId).catch(() => {});
       } else {
         log.warn({ err: error }, 'task failed; will retry');
-        await retryTask(this.db, task.id, this.workerId, 1000 * 2 ** task.attempts, error.message).catch(() => {});
+        await retryTask(this.db, task.id, this.workerId, 1000 * 2 ** task.attempts, error.message).catch(
+          () => {},
+        );
       }
     } finally {
       clearInterval(heartbeat);

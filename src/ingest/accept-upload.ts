@@ -8,8 +8,8 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
 import type { JobRow } from '../infra/repos/jobs.ts';
-import { detectFileType } from './detect-type.ts';
 import { assertFetchableUrl } from './check-url.ts';
+import { detectFileType } from './detect-type.ts';
 import { originalKey } from './keys.ts';
 import { spoolToFile, TooLargeError } from './spool.ts';
 
@@ -35,7 +35,8 @@ export async function acceptUpload(
   workspaceId: string,
   job: { type: JobRow['type']; apiVersion: JobRow['api_version']; status: 'NOT_STARTED' | 'IN_PROGRESS' },
 ): Promise<JobRow> {
-  if (!request.isMultipart()) throw errors.badRequest('Send multipart/form-data with a `file` or a `url` field.');
+  if (!request.isMultipart())
+    throw errors.badRequest('Send multipart/form-data with a `file` or a `url` field.');
   const pre = await uploadPreflight(deps.db, workspaceId, 'request');
   const tooLarge = () => errors.badRequest(`File too large: ${pre.describe} (${formatMb(pre.maxBytes)}).`);
   const declared = Number(request.headers['content-length'] ?? 0);
@@ -138,14 +139,23 @@ export async function acceptUpload(
 /** Path parts and control characters never reach a stored name. */
 function cleanName(name: string | undefined, ext: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const base = path.basename((name ?? '').replace(/\\/g, '/')).replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  const base = path
+    .basename((name ?? '').replace(/\\/g, '/'))
+    .replace(/[\u0000-\u001f\u007f]/g, '')
+    .trim();
   return (base || `upload.${ext}`).slice(0, 255);
 }
 
 /** @fastify/multipart's own limits and format errors are client errors: 400. */
 function multipartError(err: unknown) {
   const e = err as { statusCode?: number; code?: string; message?: string };
-  if (typeof e?.code === 'string' && e.code.startsWith('FST_') && e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+  if (
+    typeof e?.code === 'string' &&
+    e.code.startsWith('FST_') &&
+    e.statusCode &&
+    e.statusCode >= 400 &&
+    e.statusCode < 500
+  ) {
     return errors.badRequest(`Upload refused: ${e.message}`);
   }
   return null;

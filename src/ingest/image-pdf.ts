@@ -2,7 +2,13 @@
  * A one-page PDF showing a JPEG at the given page size (points). JPEG data goes in as is
  * (DCTDecode), so this costs no re-encoding and no PDF library.
  */
-export function jpegToPdf(jpeg: Uint8Array, pixelWidth: number, pixelHeight: number, pageWidth: number, pageHeight: number): Buffer {
+export function jpegToPdf(
+  jpeg: Uint8Array,
+  pixelWidth: number,
+  pixelHeight: number,
+  pageWidth: number,
+  pageHeight: number,
+): Buffer {
   const w = pageWidth.toFixed(2);
   const h = pageHeight.toFixed(2);
   const content = `q ${w} 0 0 ${h} 0 0 cm /Im0 Do Q\n`;
@@ -25,7 +31,10 @@ export function jpegToPdf(jpeg: Uint8Array, pixelWidth: number, pixelHeight: num
   push('%PDF-1.4\n%\xe2\xe3\xcf\xd3\n');
   object(1, '<< /Type /Catalog /Pages 2 0 R >>');
   object(2, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>');
-  object(3, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`);
+  object(
+    3,
+    `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${w} ${h}] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>`,
+  );
   object(4, [
     Buffer.from(
       `<< /Type /XObject /Subtype /Image /Width ${pixelWidth} /Height ${pixelHeight} /ColorSpace /DeviceRGB ` +

@@ -11,8 +11,8 @@ import { countPageDone, donePages, insertItems, insertPage } from '../infra/repo
 import { findJob, type JobRow, updateJob } from '../infra/repos/jobs.ts';
 import { findWorkspace } from '../infra/repos/workspaces.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
-import { recognize } from './ocr.ts';
 import { pageKey } from './keys.ts';
+import { recognize } from './ocr.ts';
 import type { PagePool } from './page-pool.ts';
 import type { PageOutput } from './page-worker.ts';
 import { preparePdf, UserFacingError } from './prepare-source.ts';
@@ -46,7 +46,12 @@ export function ingestHandler(deps: IngestDeps): TaskHandler {
   };
 }
 
-async function finish(db: Database, jobId: string, status: 'SUCCESS' | 'ERROR', statusText: string | null): Promise<void> {
+async function finish(
+  db: Database,
+  jobId: string,
+  status: 'SUCCESS' | 'ERROR',
+  statusText: string | null,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const job = await findJob(tx, jobId, { forUpdate: true });
     if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
@@ -88,7 +93,10 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       // A page that hangs the renderer (decompression bombs, cycles) ends its thread, not the job queue.
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(PAGE_TIMEOUT_MS)]);
       try {
-        const out = source.kind === 'image' ? await deps.pool.image(source.path, signal) : await deps.pool.page(source.path, page - 1, deps.renderDpi, signal);
+        const out =
+          source.kind === 'image'
+            ? await deps.pool.image(source.path, signal)
+            : await deps.pool.page(source.path, page - 1, deps.renderDpi, signal);
         return await withOcr(out);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
@@ -141,13 +149,21 @@ async function withOcr(out: PageOutput): Promise<Page> {
 }
 
 /** Bytes first, then one transaction: page text, items, 1 credit. False when out of credits. */
-async function storePage(deps: IngestDeps, job: JobRow, fileId: string, page: number, r: Page): Promise<boolean> {
+async function storePage(
+  deps: IngestDeps,
+  job: JobRow,
+  fileId: string,
+  page: number,
+  r: Page,
+): Promise<boolean> {
   const views = [
     { row: 'pdf' as const, bytes: r.pdf, type: 'application/pdf' },
     { row: 'jpg' as const, bytes: r.jpg, type: 'image/jpeg' },
     { row: 'embedding_image' as const, bytes: r.embedding, type: 'image/jpeg' },
   ];
-  await Promise.all(views.map((v) => deps.blobs.put(pageKey(fileId, page, v.row), v.bytes, { contentType: v.type })));
+  await Promise.all(
+    views.map((v) => deps.blobs.put(pageKey(fileId, page, v.row), v.bytes, { contentType: v.type })),
+  );
   try {
     await deps.db.transaction(async (tx) => {
       const now = Date.now();
@@ -162,7 +178,11 @@ async function storePage(deps: IngestDeps, job: JobRow, fileId: string, page: nu
         created_at: now,
       });
       if (!inserted) return; // stored by an earlier attempt of this job: not charged again
-      await changeBalance(tx, { workspaceId: job.workspace_id, amount: -1, reason: 'ingest_page', refId: job.id, isSpend: true }, now);
+      await changeBalance(
+        tx,
+        { workspaceId: job.workspace_id, amount: -1, reason: 'ingest_page', refId: job.id, isSpend: true },
+        now,
+      );
       await insertItems(
         tx,
         views.map((v) => ({

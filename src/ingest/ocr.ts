@@ -29,7 +29,11 @@ function getWorker(): Promise<Tesseract.Worker> {
 }
 
 /** Recognises one page image (PNG/JPEG bytes); calls are serialised on the shared worker. */
-export function recognize(image: Buffer | Uint8Array, width: number, height: number): Promise<{ words: OcrWord[]; text: string }> {
+export function recognize(
+  image: Buffer | Uint8Array,
+  width: number,
+  height: number,
+): Promise<{ words: OcrWord[]; text: string }> {
   const run = queue.then(async () => {
     const worker = await getWorker();
     const { data } = await worker.recognize(Buffer.from(image), {}, { blocks: true, text: true });

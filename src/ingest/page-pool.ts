@@ -29,7 +29,9 @@ export class PagePool {
   }
 
   page(pdfPath: string, index: number, dpi: number, signal?: AbortSignal): Promise<PageOutput> {
-    return this.pool.run({ op: 'page', pdfPath, index, dpi } satisfies PageTask, { signal }) as Promise<PageOutput>;
+    return this.pool.run({ op: 'page', pdfPath, index, dpi } satisfies PageTask, {
+      signal,
+    }) as Promise<PageOutput>;
   }
 
   image(imagePath: string, signal?: AbortSignal): Promise<PageOutput> {

@@ -61,10 +61,20 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
   const { jpg, embedding } = await encodeViews(rendered.data, rendered.width, rendered.height);
   const words = doc.words(task.index);
   const text = doc.text(task.index);
-  const out: PageOutput = { width: size.width, height: size.height, pdf: doc.extractPage(task.index), jpg, embedding, words, text };
+  const out: PageOutput = {
+    width: size.width,
+    height: size.height,
+    pdf: doc.extractPage(task.index),
+    jpg,
+    embedding,
+    words,
+    text,
+  };
   if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
     const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE });
-    const png = await sharp(sharp300.data, { raw: { width: sharp300.width, height: sharp300.height, channels: 4 } })
+    const png = await sharp(sharp300.data, {
+      raw: { width: sharp300.width, height: sharp300.height, channels: 4 },
+    })
       .removeAlpha()
       .greyscale()
       .png({ compressionLevel: 1 })
@@ -76,9 +86,19 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
 
 /** An uploaded picture is one page: its own JPEG, a retrieval image, a PDF around it, and OCR. */
 async function image(task: Extract<PageTask, { op: 'image' }>): Promise<PageOutput> {
-  const base = sharp(await readFile(task.imagePath), { limitInputPixels: 268_402_689 }).rotate().toColourspace('srgb');
-  const jpg = await base.clone().resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true }).flatten({ background: '#ffffff' }).jpeg({ quality: 85 }).toBuffer({ resolveWithObject: true });
-  const embedding = await sharp(jpg.data).resize(EMBED_SIDE, EMBED_SIDE, { fit: 'inside' }).jpeg({ quality: 80 }).toBuffer();
+  const base = sharp(await readFile(task.imagePath), { limitInputPixels: 268_402_689 })
+    .rotate()
+    .toColourspace('srgb');
+  const jpg = await base
+    .clone()
+    .resize(MAX_SIDE, MAX_SIDE, { fit: 'inside', withoutEnlargement: true })
+    .flatten({ background: '#ffffff' })
+    .jpeg({ quality: 85 })
+    .toBuffer({ resolveWithObject: true });
+  const embedding = await sharp(jpg.data)
+    .resize(EMBED_SIDE, EMBED_SIDE, { fit: 'inside' })
+    .jpeg({ quality: 80 })
+    .toBuffer();
   const { width, height } = jpg.info;
   // Shown at 150 dpi: a 1275 px wide scan becomes an 8.5 in (612 pt) page.
   const pw = (width * 72) / 150;

@@ -30,7 +30,13 @@ const PDF_MIME = 'application/pdf';
  * files into PDF (kept in the blob store so a resumed job does not convert twice) and
  * counts the pages.
  */
-export async function preparePdf(deps: Deps, file: FileRow, tier: Tier, workDir: string, signal: AbortSignal): Promise<Source> {
+export async function preparePdf(
+  deps: Deps,
+  file: FileRow,
+  tier: Tier,
+  workDir: string,
+  signal: AbortSignal,
+): Promise<Source> {
   const original = path.join(workDir, 'original');
   let mime = file.mime_type;
   if (file.source_url && !(await deps.blobs.stat(originalKey(file.id)))) {
@@ -54,7 +60,8 @@ export async function preparePdf(deps: Deps, file: FileRow, tier: Tier, workDir:
           signal,
         });
       } catch (err) {
-        if (err instanceof OfficeConversionError) throw new UserFacingError(`Could not convert the document to PDF: ${err.message}`);
+        if (err instanceof OfficeConversionError)
+          throw new UserFacingError(`Could not convert the document to PDF: ${err.message}`);
         throw err;
       }
       await deps.blobs.putFile(sourcePdfKey(file.id), pdfPath, { contentType: PDF_MIME });
@@ -62,15 +69,26 @@ export async function preparePdf(deps: Deps, file: FileRow, tier: Tier, workDir:
   }
   const info = await deps.pool.inspect(pdfPath, signal);
   if ('error' in info) {
-    throw new UserFacingError(info.error === 'password' ? 'password protected' : `The PDF cannot be read: ${info.message}`);
+    throw new UserFacingError(
+      info.error === 'password' ? 'password protected' : `The PDF cannot be read: ${info.message}`,
+    );
   }
   return { kind: 'pdf', path: pdfPath, pageCount: info.pageCount };
 }
 
-async function download(deps: Deps, file: FileRow, tier: Tier, dest: string, signal: AbortSignal): Promise<string> {
+async function download(
+  deps: Deps,
+  file: FileRow,
+  tier: Tier,
+  dest: string,
+  signal: AbortSignal,
+): Promise<string> {
   let fetched: Awaited<ReturnType<typeof downloadToFile>>;
   try {
-    fetched = await downloadToFile(file.source_url!, dest, { maxBytes: TIER_LIMITS[tier].uploadBytes, signal });
+    fetched = await downloadToFile(file.source_url!, dest, {
+      maxBytes: TIER_LIMITS[tier].uploadBytes,
+      signal,
+    });
   } catch (err) {
     if (err instanceof UrlRefusedError) throw new UserFacingError(err.message);
     throw err;

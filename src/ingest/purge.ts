@@ -1,9 +1,9 @@
+import { PURGE_TASK } from '../domain/files.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import { enqueue } from '../infra/queue.ts';
 import { findFileById, hardDeleteFile, listExpiredFileIds, markFileDeleted } from '../infra/repos/files.ts';
 import type { TaskHandler } from '../infra/worker-runner.ts';
-import { PURGE_TASK } from '../domain/files.ts';
 import { fileFolder } from './keys.ts';
 
 /**

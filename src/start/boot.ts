@@ -1,7 +1,7 @@
 import { ensureDefaultWorkspace } from '../domain/first-run.ts';
-import { type Config, ConfigError, loadConfig } from '../infra/config.ts';
 import { openBlobStore } from '../infra/blob/open.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import { type Config, ConfigError, loadConfig } from '../infra/config.ts';
 import { DataDirLockedError, lockDataDir } from '../infra/data-dir-lock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { openDatabase } from '../infra/db/open.ts';

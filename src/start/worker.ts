@@ -1,4 +1,5 @@
-import pino, { type Logger } from 'pino';
+import type { FastifyBaseLogger as Logger } from 'fastify';
+import pino from 'pino';
 import { PURGE_TASK } from '../domain/files.ts';
 import { INGEST_TASK } from '../domain/jobs.ts';
 import { loggerOptions } from '../infra/logger.ts';

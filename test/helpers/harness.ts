@@ -3,15 +3,16 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
+import pino from 'pino';
 import { buildApp } from '../../src/http/app.ts';
 import type { App } from '../../src/http/context.ts';
-import pino from 'pino';
 import { openBlobStore } from '../../src/infra/blob/open.ts';
 import type { BlobStore } from '../../src/infra/blob/store.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
-import { type RunningWorker, runWorker } from '../../src/start/worker.ts';
 import type { Database } from '../../src/infra/db/database.ts';
+import { type RunningWorker, runWorker } from '../../src/start/worker.ts';
 import { createTestDatabase } from './database.ts';
+import { freePort } from './process.ts';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -40,7 +41,11 @@ export interface Harness {
   /** Base address of the listening server (real HTTP), e.g. for multipart uploads with fetch. */
   baseUrl: string;
   /** POSTs multipart form data for real; a Buffer becomes the `file` field. */
-  upload(ws: TestWorkspace, fields: Record<string, string | { data: Uint8Array; name: string }>, key?: string): Promise<Response>;
+  upload(
+    ws: TestWorkspace,
+    fields: Record<string, string | { data: Uint8Array; name: string }>,
+    key?: string,
+  ): Promise<Response>;
   /** Polls the job until it is finished (SUCCESS or ERROR) and returns it. */
   waitJob(ws: TestWorkspace, jobId: string, timeoutMs?: number): Promise<Record<string, unknown>>;
   workspace(input?: { tier?: string; credits?: number; spendCap?: number | null }): Promise<TestWorkspace>;
@@ -53,7 +58,10 @@ export async function startHarness(
   options: { logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger']; worker?: boolean } = {},
 ): Promise<Harness> {
   const tdb = await createTestDatabase();
+  const port = await freePort();
   const config = loadConfig({
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'folio-test-')),
     ADMIN_TOKEN,
     LOG_LEVEL: 'silent',
@@ -66,10 +74,13 @@ export async function startHarness(
     { config, db: tdb.db, shareSecret, blobs, notifyWork: () => worker?.poke() },
     { logger: options.logger ?? false },
   );
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const baseUrl = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  await app.listen({ port, host: '127.0.0.1' });
+  const baseUrl = config.publicUrl;
   if (options.worker) {
-    worker = runWorker({ config, db: tdb.db, shareSecret, blobs, shutdown: async () => {} }, pino({ level: 'silent' }));
+    worker = runWorker(
+      { config, db: tdb.db, shareSecret, blobs, shutdown: async () => {} },
+      pino({ level: 'silent' }),
+    );
   }
 
   const request: Harness['request'] = (method, url, opts = {}) =>

@@ -29,28 +29,56 @@ export async function insertFile(q: Queryable, f: FileRow): Promise<void> {
                         item_count, state, expires_at, deleted_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
     [
-      f.id, f.workspace_id, f.type, f.file_name, f.file_ext, f.mime_type, f.file_size, f.sha256, f.source_url,
-      f.item_count, f.state, f.expires_at, f.deleted_at, f.created_at, f.updated_at,
+      f.id,
+      f.workspace_id,
+      f.type,
+      f.file_name,
+      f.file_ext,
+      f.mime_type,
+      f.file_size,
+      f.sha256,
+      f.source_url,
+      f.item_count,
+      f.state,
+      f.expires_at,
+      f.deleted_at,
+      f.created_at,
+      f.updated_at,
     ],
   );
 }
 
-export async function findReadableFile(q: Queryable, workspaceId: string, id: string, now = Date.now()): Promise<FileRow | null> {
-  const rows = await q.query<FileRow>(`SELECT * FROM files WHERE workspace_id = $1 AND id = $2 AND ${readable(3)}`, [
-    workspaceId,
-    id,
-    now,
-  ]);
+export async function findReadableFile(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now = Date.now(),
+): Promise<FileRow | null> {
+  const rows = await q.query<FileRow>(
+    `SELECT * FROM files WHERE workspace_id = $1 AND id = $2 AND ${readable(3)}`,
+    [workspaceId, id, now],
+  );
   return rows[0] ?? null;
 }
 
 /** Any state, deleted included: for the worker and the purge. */
-export async function findFileById(q: Queryable, id: string, opts: { forUpdate?: boolean } = {}): Promise<FileRow | null> {
-  const rows = await q.query<FileRow>(`SELECT * FROM files WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+export async function findFileById(
+  q: Queryable,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<FileRow | null> {
+  const rows = await q.query<FileRow>(
+    `SELECT * FROM files WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
-export async function findReadableFileAnyWorkspace(q: Queryable, id: string, now = Date.now()): Promise<FileRow | null> {
+export async function findReadableFileAnyWorkspace(
+  q: Queryable,
+  id: string,
+  now = Date.now(),
+): Promise<FileRow | null> {
   const rows = await q.query<FileRow>(`SELECT * FROM files WHERE id = $1 AND ${readable(2)}`, [id, now]);
   return rows[0] ?? null;
 }
@@ -78,7 +106,9 @@ export async function listReadableFiles(
     params.push(opts.types);
     where += ` AND type = ANY($${params.length}::text[])`;
   }
-  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE ${where}`, params))[0].n;
+  const total = (
+    await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE ${where}`, params)
+  )[0].n;
   const rows = await q.query<FileRow>(
     `SELECT * FROM files WHERE ${where} ORDER BY ${opts.orderBy} OFFSET ${opts.offset} LIMIT ${opts.limit}`,
     params,
@@ -86,13 +116,23 @@ export async function listReadableFiles(
   return { rows, total };
 }
 
-export async function updateFile(q: Queryable, id: string, patch: Partial<FileRow>, now = Date.now()): Promise<void> {
+export async function updateFile(
+  q: Queryable,
+  id: string,
+  patch: Partial<FileRow>,
+  now = Date.now(),
+): Promise<void> {
   const { sql, params } = updateByIdSql('files', id, patch, now);
   await q.query(sql, params);
 }
 
 /** Marks readable files deleted; returns the ids that were. */
-export async function markFilesDeleted(q: Queryable, workspaceId: string, ids: string[], now = Date.now()): Promise<string[]> {
+export async function markFilesDeleted(
+  q: Queryable,
+  workspaceId: string,
+  ids: string[],
+  now = Date.now(),
+): Promise<string[]> {
   const rows = await q.query<{ id: string }>(
     `UPDATE files SET deleted_at = $3, updated_at = $3
       WHERE workspace_id = $1 AND id = ANY($2::text[]) AND ${readable(3)} RETURNING id`,
@@ -116,9 +156,9 @@ export async function listExpiredFileIds(q: Queryable, now: number, limit: numbe
 
 /** For the sweeper: marks one file deleted whatever its expiry; false when already deleted. */
 export async function markFileDeleted(q: Queryable, id: string, now: number): Promise<boolean> {
-  const rows = await q.query('UPDATE files SET deleted_at = $2, updated_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING id', [
-    id,
-    now,
-  ]);
+  const rows = await q.query(
+    'UPDATE files SET deleted_at = $2, updated_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING id',
+    [id, now],
+  );
   return rows.length === 1;
 }

@@ -51,7 +51,10 @@ export async function donePages(q: Queryable, fileId: string): Promise<Set<numbe
 }
 
 export async function getPage(q: Queryable, fileId: string, page: number): Promise<PageRow | null> {
-  const rows = await q.query<PageRow>('SELECT * FROM file_pages WHERE file_id = $1 AND page = $2', [fileId, page]);
+  const rows = await q.query<PageRow>('SELECT * FROM file_pages WHERE file_id = $1 AND page = $2', [
+    fileId,
+    page,
+  ]);
   return rows[0] ?? null;
 }
 
@@ -80,7 +83,9 @@ export async function listItems(
     params.push(opts.cols);
     where += ` AND col = ANY($${params.length}::int[])`;
   }
-  const total = (await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM file_items WHERE ${where}`, params))[0].n;
+  const total = (
+    await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM file_items WHERE ${where}`, params)
+  )[0].n;
   const rows = await q.query<FileItemRow>(
     `SELECT * FROM file_items WHERE ${where} ORDER BY ${opts.orderBy} OFFSET ${opts.offset} LIMIT ${opts.limit}`,
     params,
@@ -89,7 +94,10 @@ export async function listItems(
 }
 
 export async function findItem(q: Queryable, fileId: string, id: string): Promise<FileItemRow | null> {
-  const rows = await q.query<FileItemRow>('SELECT * FROM file_items WHERE file_id = $1 AND id = $2', [fileId, id]);
+  const rows = await q.query<FileItemRow>('SELECT * FROM file_items WHERE file_id = $1 AND id = $2', [
+    fileId,
+    id,
+  ]);
   return rows[0] ?? null;
 }
 

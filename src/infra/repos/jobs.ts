@@ -25,23 +25,53 @@ export async function insertJob(q: Queryable, j: JobRow): Promise<void> {
                        started_at, finished_at, canceled_at, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
-      j.id, j.workspace_id, j.file_id, j.type, j.api_version, j.status, j.status_text, j.pages_done,
-      j.started_at, j.finished_at, j.canceled_at, j.created_at, j.updated_at,
+      j.id,
+      j.workspace_id,
+      j.file_id,
+      j.type,
+      j.api_version,
+      j.status,
+      j.status_text,
+      j.pages_done,
+      j.started_at,
+      j.finished_at,
+      j.canceled_at,
+      j.created_at,
+      j.updated_at,
     ],
   );
 }
 
-export async function findJob(q: Queryable, id: string, opts: { forUpdate?: boolean } = {}): Promise<JobRow | null> {
-  const rows = await q.query<JobRow>(`SELECT * FROM jobs WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+export async function findJob(
+  q: Queryable,
+  id: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<JobRow | null> {
+  const rows = await q.query<JobRow>(
+    `SELECT * FROM jobs WHERE id = $1${opts.forUpdate ? ' FOR UPDATE' : ''}`,
+    [id],
+  );
   return rows[0] ?? null;
 }
 
-export async function findWorkspaceJob(q: Queryable, workspaceId: string, id: string): Promise<JobRow | null> {
-  const rows = await q.query<JobRow>('SELECT * FROM jobs WHERE workspace_id = $1 AND id = $2', [workspaceId, id]);
+export async function findWorkspaceJob(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+): Promise<JobRow | null> {
+  const rows = await q.query<JobRow>('SELECT * FROM jobs WHERE workspace_id = $1 AND id = $2', [
+    workspaceId,
+    id,
+  ]);
   return rows[0] ?? null;
 }
 
-export async function updateJob(q: Queryable, id: string, patch: Partial<JobRow>, now = Date.now()): Promise<void> {
+export async function updateJob(
+  q: Queryable,
+  id: string,
+  patch: Partial<JobRow>,
+  now = Date.now(),
+): Promise<void> {
   const { sql, params } = updateByIdSql('jobs', id, patch, now);
   await q.query(sql, params);
 }

@@ -23,17 +23,25 @@ const bulk = {
 };
 
 export function deleteFileRoutes(app: App, ctx: AppContext): void {
-  app.delete('/v2/workspaces/:workspaceId/files/:fileId', { config: { access: 'read_write' }, schema: one }, async (request) => {
-    const { workspaceId, fileId } = request.params;
-    const f = await getFile(ctx.db, workspaceId, fileId);
-    await deleteFiles(ctx.db, workspaceId, [fileId]);
-    ctx.notifyWork();
-    return ok(toFileView({ ...f, deleted_at: Date.now() }, signer(ctx), SHARE_DEFAULT_SECONDS));
-  });
+  app.delete(
+    '/v2/workspaces/:workspaceId/files/:fileId',
+    { config: { access: 'read_write' }, schema: one },
+    async (request) => {
+      const { workspaceId, fileId } = request.params;
+      const f = await getFile(ctx.db, workspaceId, fileId);
+      await deleteFiles(ctx.db, workspaceId, [fileId]);
+      ctx.notifyWork();
+      return ok(toFileView({ ...f, deleted_at: Date.now() }, signer(ctx), SHARE_DEFAULT_SECONDS));
+    },
+  );
 
-  app.delete('/v2/workspaces/:workspaceId/files', { config: { access: 'read_write' }, schema: bulk }, async (request) => {
-    const deleted = await deleteFiles(ctx.db, request.params.workspaceId, request.body.fileIds);
-    ctx.notifyWork();
-    return { success: true, total: deleted.length };
-  });
+  app.delete(
+    '/v2/workspaces/:workspaceId/files',
+    { config: { access: 'read_write' }, schema: bulk },
+    async (request) => {
+      const deleted = await deleteFiles(ctx.db, request.params.workspaceId, request.body.fileIds);
+      ctx.notifyWork();
+      return { success: true, total: deleted.length };
+    },
+  );
 }

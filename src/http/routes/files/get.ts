@@ -15,8 +15,12 @@ const schema = {
 };
 
 export function getFileRoute(app: App, ctx: AppContext): void {
-  app.get('/v2/workspaces/:workspaceId/files/:fileId', { config: { access: 'read' }, schema }, async (request) => {
-    const f = await getFile(ctx.db, request.params.workspaceId, request.params.fileId);
-    return ok(toFileView(f, signer(ctx), clampLifetime(request.query.expiresInSeconds)));
-  });
+  app.get(
+    '/v2/workspaces/:workspaceId/files/:fileId',
+    { config: { access: 'read' }, schema },
+    async (request) => {
+      const f = await getFile(ctx.db, request.params.workspaceId, request.params.fileId);
+      return ok(toFileView(f, signer(ctx), clampLifetime(request.query.expiresInSeconds)));
+    },
+  );
 }

@@ -7,7 +7,8 @@ import { FileParams, ItemSchema, ListQuery, PagedEnvelope } from './schemas.ts';
 
 const schema = {
   tags: ['files'],
-  summary: 'Pages of a file: pdf, jpg and embedding_image items; upload order unless sorted (sort=col for page order)',
+  summary:
+    'Pages of a file: pdf, jpg and embedding_image items; upload order unless sorted (sort=col for page order)',
   security: keySecurity,
   params: FileParams,
   querystring: Type.Object({
@@ -19,16 +20,20 @@ const schema = {
 };
 
 export function listItemsRoute(app: App, ctx: AppContext): void {
-  app.get('/v2/workspaces/:workspaceId/files/:fileId/items', { config: { access: 'read' }, schema }, async (request) => {
-    const q = request.query;
-    const res = await listFileItems(ctx.db, request.params.workspaceId, request.params.fileId, q);
-    const life = clampLifetime(q.expiresInSeconds);
-    return {
-      success: true,
-      total: res.total,
-      offset: res.offset,
-      limit: res.limit,
-      data: res.rows.map((i) => toItemView(i, signer(ctx), life)),
-    };
-  });
+  app.get(
+    '/v2/workspaces/:workspaceId/files/:fileId/items',
+    { config: { access: 'read' }, schema },
+    async (request) => {
+      const q = request.query;
+      const res = await listFileItems(ctx.db, request.params.workspaceId, request.params.fileId, q);
+      const life = clampLifetime(q.expiresInSeconds);
+      return {
+        success: true,
+        total: res.total,
+        offset: res.offset,
+        limit: res.limit,
+        data: res.rows.map((i) => toItemView(i, signer(ctx), life)),
+      };
+    },
+  );
 }

@@ -45,7 +45,9 @@ export const JobSchema = Type.Object({
 });
 
 /** Out-of-range lifetimes are clamped, not refused (4.6, 4.7). */
-export const ExpiresInSeconds = Type.Optional(Type.Number({ description: 'share lifetime, clamped to 60-86,400; default 600' }));
+export const ExpiresInSeconds = Type.Optional(
+  Type.Number({ description: 'share lifetime, clamped to 60-86,400; default 600' }),
+);
 
 export const PagedEnvelope = <T extends ReturnType<typeof Type.Array>>(data: T) =>
   Type.Object({
@@ -56,7 +58,10 @@ export const PagedEnvelope = <T extends ReturnType<typeof Type.Array>>(data: T) 
     data,
   });
 
-export const FileParams = Type.Object({ workspaceId: Type.String({ maxLength: 80 }), fileId: Type.String({ maxLength: 80 }) });
+export const FileParams = Type.Object({
+  workspaceId: Type.String({ maxLength: 80 }),
+  fileId: Type.String({ maxLength: 80 }),
+});
 export const ListQuery = {
   offset: Type.Optional(Type.Integer()),
   limit: Type.Optional(Type.Integer()),

@@ -19,14 +19,18 @@ const schema = {
 };
 
 export function uploadFileRoute(app: App, ctx: AppContext): void {
-  app.post('/v2/workspaces/:workspaceId/files', { config: { access: 'read_write' }, schema }, async (request) => {
-    const job = await acceptUpload(
-      { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir },
-      request,
-      request.params.workspaceId,
-      { type: 'extract', apiVersion: 'v2', status: 'NOT_STARTED' },
-    );
-    ctx.notifyWork();
-    return ok(toJobView(job, 'v2'));
-  });
+  app.post(
+    '/v2/workspaces/:workspaceId/files',
+    { config: { access: 'read_write' }, schema },
+    async (request) => {
+      const job = await acceptUpload(
+        { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir },
+        request,
+        request.params.workspaceId,
+        { type: 'extract', apiVersion: 'v2', status: 'NOT_STARTED' },
+      );
+      ctx.notifyWork();
+      return ok(toJobView(job, 'v2'));
+    },
+  );
 }

@@ -13,7 +13,10 @@ const schema = {
 };
 
 export function getJobRoute(app: App, ctx: AppContext): void {
-  app.get('/v2/workspaces/:workspaceId/jobs/:jobId', { config: { access: 'read' }, schema }, async (request) =>
-    ok(toJobView(await getJob(ctx.db, request.params.workspaceId, request.params.jobId), 'v2')),
+  app.get(
+    '/v2/workspaces/:workspaceId/jobs/:jobId',
+    { config: { access: 'read' }, schema },
+    async (request) =>
+      ok(toJobView(await getJob(ctx.db, request.params.workspaceId, request.params.jobId), 'v2')),
   );
 }

@@ -1,26 +1,48 @@
 import { errors } from '../../../domain/errors.ts';
-import { mintShare } from '../../../domain/share-tokens.ts';
-import type { App, AppContext } from '../../context.ts';
+import { clampLifetime, mintShare } from '../../../domain/share-tokens.ts';
 import { findReadableFile } from '../../../infra/repos/files.ts';
 import { findItemById } from '../../../infra/repos/items.ts';
+import type { App, AppContext } from '../../context.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
 import { ShareSchema } from '../files/schemas.ts';
 import { keySecurity } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['share'],
-  summary: 'Mint a signed, time-limited link to one page (or, for a ds_ id, the original file); free, writes nothing',
+  summary:
+    'Mint a signed, time-limited link to one page (or, for a ds_ id, the original file); free, writes nothing',
   security: keySecurity,
-  params: Type.Object({ workspaceId: Type.String({ maxLength: 80 }), fileItemId: Type.String({ maxLength: 80 }) }),
-  body: Type.Optional(Body({ expiresIn: Type.Optional(Type.Number({ description: 'seconds, clamped to 60-86,400' })) })),
+  params: Type.Object({
+    workspaceId: Type.String({ maxLength: 80 }),
+    fileItemId: Type.String({ maxLength: 80 }),
+  }),
+  body: Body({
+    expiresIn: Type.Optional(Type.Number({ description: 'seconds, clamped to 60-86,400; default 600' })),
+  }),
   response: { 200: Envelope(ShareSchema) },
 };
 
 export function mintShareRoute(app: App, ctx: AppContext): void {
-  app.post('/v2/workspaces/:workspaceId/share/:fileItemId', { config: { access: 'read' }, schema }, async (request) => {
-    const { workspaceId, fileItemId } = request.params;
-    const fileId = fileItemId.startsWith('dsx_') ? (await findItemById(ctx.db, fileItemId))?.file_id : fileItemId;
-    if (!fileId || !(await findReadableFile(ctx.db, workspaceId, fileId))) throw errors.notFound('File item');
-    return ok(mintShare(ctx.shareSecret, ctx.config.publicUrl, fileItemId, request.body?.expiresIn ?? 600));
-  });
+  app.post(
+    '/v2/workspaces/:workspaceId/share/:fileItemId',
+    {
+      config: { access: 'read' },
+      schema,
+      // The body is optional: no body means the default lifetime.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
+    },
+    async (request) => {
+      const { workspaceId, fileItemId } = request.params;
+      const fileId = fileItemId.startsWith('dsx_')
+        ? (await findItemById(ctx.db, fileItemId))?.file_id
+        : fileItemId;
+      if (!fileId || !(await findReadableFile(ctx.db, workspaceId, fileId)))
+        throw errors.notFound('File item');
+      return ok(
+        mintShare(ctx.shareSecret, ctx.config.publicUrl, fileItemId, clampLifetime(request.body.expiresIn)),
+      );
+    },
+  );
 }

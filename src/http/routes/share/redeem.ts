@@ -1,10 +1,10 @@
 import { AppError, errors } from '../../../domain/errors.ts';
 import { verifyShare } from '../../../domain/share-tokens.ts';
 import { BlobNotFoundError } from '../../../infra/blob/store.ts';
-import { originalKey } from '../../../ingest/keys.ts';
 import { findReadableFileAnyWorkspace } from '../../../infra/repos/files.ts';
 import { findItemById } from '../../../infra/repos/items.ts';
-import { recordRedemption, type RedemptionOutcome } from '../../../infra/repos/share-trail.ts';
+import { type RedemptionOutcome, recordRedemption } from '../../../infra/repos/share-trail.ts';
+import { originalKey } from '../../../ingest/keys.ts';
 import type { App, AppContext } from '../../context.ts';
 import { Type } from '../../schema.ts';
 
@@ -20,11 +20,18 @@ async function locate(ctx: AppContext, id: string) {
   if (id.startsWith('dsx_')) {
     const item = await findItemById(ctx.db, id);
     const file = item ? await findReadableFileAnyWorkspace(ctx.db, item.file_id) : null;
-    return item && file ? { key: item.blob_key, type: item.mime_type, size: item.byte_size, workspaceId: file.workspace_id } : null;
+    return item && file
+      ? { key: item.blob_key, type: item.mime_type, size: item.byte_size, workspaceId: file.workspace_id }
+      : null;
   }
   const file = id.startsWith('ds_') ? await findReadableFileAnyWorkspace(ctx.db, id) : null;
   return file
-    ? { key: originalKey(file.id), type: file.mime_type, size: file.file_size, workspaceId: file.workspace_id }
+    ? {
+        key: originalKey(file.id),
+        type: file.mime_type,
+        size: file.file_size,
+        workspaceId: file.workspace_id,
+      }
     : null;
 }
 

@@ -1,0 +1,101 @@
+import { randomBytes } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
+import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { BlobNotFoundError, type BlobStore, checkKey } from './store.ts';
+
+const TMP_SUFFIX = '.tmp-';
+
+/**
+ * Blobs as files under one directory. Writes go to a temporary file beside the target and
+ * are renamed into place after fsync, so a reader never sees half a blob.
+ */
+export class LocalBlobStore implements BlobStore {
+  readonly kind = 'local' as const;
+  readonly root: string;
+
+  constructor(root: string) {
+    this.root = path.resolve(root);
+  }
+
+  private file(key: string): string {
+    return path.join(this.root, checkKey(key));
+  }
+
+  private async atomically(key: string, write: (tmp: string) => Promise<void>): Promise<void> {
+    const target = this.file(key);
+    await mkdir(path.dirname(target), { recursive: true });
+    const tmp = `${target}${TMP_SUFFIX}${randomBytes(6).toString('hex')}`;
+    try {
+      await write(tmp);
+      const fh = await open(tmp, 'r+');
+      await fh.sync();
+      await fh.close();
+      await rename(tmp, target);
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
+  }
+
+  put(key: string, body: Buffer | Uint8Array | NodeJS.ReadableStream): Promise<void> {
+    const source = body instanceof Uint8Array ? Readable.from([body]) : body;
+    return this.atomically(key, (tmp) => pipeline(source, createWriteStream(tmp, { mode: 0o600 })));
+  }
+
+  putFile(key: string, filePath: string): Promise<void> {
+    return this.atomically(key, (tmp) => copyFile(filePath, tmp));
+  }
+
+  async getStream(key: string): Promise<NodeJS.ReadableStream> {
+    const file = this.file(key);
+    // Open first so a missing key fails here, not midway through a response.
+    const fh = await open(file, 'r').catch((err) => {
+      throw notFound(err, key);
+    });
+    return createReadStream('', { fd: fh.fd, autoClose: true });
+  }
+
+  async getBuffer(key: string): Promise<Buffer> {
+    return readFile(this.file(key)).catch((err) => {
+      throw notFound(err, key);
+    });
+  }
+
+  async getToFile(key: string, filePath: string): Promise<void> {
+    await copyFile(this.file(key), filePath).catch((err) => {
+      throw notFound(err, key);
+    });
+  }
+
+  async stat(key: string): Promise<{ size: number } | null> {
+    try {
+      const s = await stat(this.file(key));
+      return s.isFile() ? { size: s.size } : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    await rm(this.file(key), { force: true });
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    checkKey(prefix, { prefix: true });
+    if (!prefix.endsWith('/')) throw new Error('deletePrefix needs a folder prefix ending in /');
+    const dir = path.join(this.root, prefix);
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    const count = entries.filter((e) => e.isFile() && !e.name.includes(TMP_SUFFIX)).length;
+    await rm(dir, { recursive: true, force: true });
+    return count;
+  }
+}
+
+function notFound(err: unknown, key: string): Error {
+  return (err as NodeJS.ErrnoException).code === 'ENOENT'
+    ? new BlobNotFoundError(`No blob ${key}`)
+    : (err as Error);
+}
