@@ -29,10 +29,23 @@ export async function detectFileType(path: string): Promise<Detection> {
   if (!found) {
     const head = await readHead(path, PDF_HEADER_WINDOW + 5);
     if (head.length === 0) return { refused: 'The file is empty.' };
-    if (head.includes('%PDF-')) return { ...ACCEPTED.pdf, ext: 'pdf' };
+    if (head.includes('%PDF-') || looksLikeHeaderlessPdf(head)) return { ...ACCEPTED.pdf, ext: 'pdf' };
   }
   const what = found ? `${found.ext} (${found.mime})` : 'unknown content';
   return { refused: `Unsupported file type: detected ${what}. ${SUPPORTED}` };
+}
+
+/**
+ * A PDF whose `%PDF-` line is missing or mangled still starts with a comment and numbered
+ * objects; readers (and our repair step) open it, so it is not refused as "unknown".
+ */
+function looksLikeHeaderlessPdf(head: Buffer): boolean {
+  const text = head.toString('latin1');
+  return (
+    text.startsWith('%') &&
+    /(^|[\r\n])\d+ \d+ obj\b/.test(text) &&
+    /\/Type\s*\/(Catalog|Pages|Page)\b/.test(text)
+  );
 }
 
 async function readHead(path: string, length: number): Promise<Buffer> {

@@ -9,6 +9,7 @@ import { downloadToFile, UrlRefusedError } from './fetch-url.ts';
 import { originalKey, sourcePdfKey } from './keys.ts';
 import { convertToPdf, OfficeConversionError } from './office.ts';
 import type { PagePool } from './page-pool.ts';
+import { repairPdf } from './pdf-repair.ts';
 
 /** A failure the user caused or can fix; its message becomes the job's statusText. */
 export class UserFacingError extends Error {}
@@ -67,7 +68,17 @@ export async function preparePdf(
       await deps.blobs.putFile(sourcePdfKey(file.id), pdfPath, { contentType: PDF_MIME });
     }
   }
-  const info = await deps.pool.inspect(pdfPath, signal);
+  let info = await deps.pool.inspect(pdfPath, signal);
+  if ('error' in info) {
+    const repaired = path.join(workDir, 'repaired.pdf');
+    if (await repairPdf(pdfPath, repaired, 60_000, signal)) {
+      const second = await deps.pool.inspect(repaired, signal);
+      if (!('error' in second)) {
+        pdfPath = repaired;
+        info = second;
+      }
+    }
+  }
   if ('error' in info) {
     throw new UserFacingError(
       info.error === 'password' ? 'password protected' : `The PDF cannot be read: ${info.message}`,

@@ -65,6 +65,8 @@ export async function startHarness(
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'folio-test-')),
     ADMIN_TOKEN,
     LOG_LEVEL: 'silent',
+    // Polling jobs would trip the limit; the rate-limit test sets its own.
+    RATE_LIMIT_PER_MIN: '0',
     ...env,
   });
   const blobs = openBlobStore(config.blob);

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
+import { createWriteStream } from 'node:fs';
 import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -55,7 +55,7 @@ export class LocalBlobStore implements BlobStore {
     const fh = await open(file, 'r').catch((err) => {
       throw notFound(err, key);
     });
-    return createReadStream('', { fd: fh.fd, autoClose: true });
+    return fh.createReadStream({ autoClose: true });
   }
 
   async getBuffer(key: string): Promise<Buffer> {
