@@ -138,10 +138,9 @@ export async function acceptUpload(
 
 /** Path parts and control characters never reach a stored name. */
 function cleanName(name: string | undefined, ext: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
-  const base = path
-    .basename((name ?? '').replace(/\\/g, '/'))
-    .replace(/[\u0000-\u001f\u007f]/g, '')
+  const base = [...path.basename((name ?? '').replace(/\\/g, '/'))]
+    .filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f)
+    .join('')
     .trim();
   return (base || `upload.${ext}`).slice(0, 255);
 }
