@@ -104,10 +104,8 @@ describe('settings validation at start', () => {
 
 describe.runIf(process.env.DATABASE_URL)('several processes on one PostgreSQL', () => {
   it('migrate together once, and each sees the writes of the other', async () => {
-    const tdb = await createTestDatabase();
-    await tdb.db.query(
-      'DROP TABLE extraction_tables, api_keys, credit_ledger, instance_settings, workspaces, schema_migrations',
-    );
+    // An empty schema: both processes race to migrate it.
+    const tdb = await createTestDatabase({ migrate: false });
     const [pa, pb] = [await freePort(), await freePort()];
     const common = { DATABASE_URL: tdb.url!, ADMIN_TOKEN, DATA_DIR: tmpDir() };
     const a = start({ ...common, PORT: String(pa) }, 'src/start/api.ts');

@@ -26,10 +26,11 @@ export function schemaUrl(base: string, schema: string): string {
  * Each test file gets its own database: an in-memory PGlite, or on PostgreSQL a fresh
  * schema, so parallel files and concurrent CI runs never see each other's rows.
  */
-export async function createTestDatabase(): Promise<TestDatabase> {
+export async function createTestDatabase(opts: { migrate?: boolean } = {}): Promise<TestDatabase> {
+  const migrated = opts.migrate ?? true;
   if (!POSTGRES_URL) {
     const db = await openPglite(null);
-    await migrate(db);
+    if (migrated) await migrate(db);
     return { db, url: null, drop: () => db.close() };
   }
   const schema = `folio_t_${randomBytes(6).toString('hex')}`;
@@ -39,7 +40,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = schemaUrl(POSTGRES_URL, schema);
   const db = await openPostgres(url, 5);
-  await migrate(db);
+  if (migrated) await migrate(db);
   return {
     db,
     url,
