@@ -1,21 +1,18 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { changeBalance } from '../domain/credits.ts';
-import { AppError } from '../domain/errors.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
-import { newId } from '../infra/ids.ts';
 import { findFileById, updateFile } from '../infra/repos/files.ts';
-import { countPageDone, donePages, insertItems, insertPage } from '../infra/repos/items.ts';
-import { findJob, type JobRow, updateJob } from '../infra/repos/jobs.ts';
+import { donePages } from '../infra/repos/items.ts';
+import { findJob, updateJob } from '../infra/repos/jobs.ts';
 import { findWorkspace } from '../infra/repos/workspaces.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
-import { pageKey } from './keys.ts';
 import { recognize } from './ocr.ts';
 import type { PagePool } from './page-pool.ts';
 import type { PageOutput } from './page-worker.ts';
 import { preparePdf, UserFacingError } from './prepare-source.ts';
+import { type StoredPage, storePages } from './store-pages.ts';
 
 export interface IngestDeps {
   db: Database;
@@ -26,7 +23,8 @@ export interface IngestDeps {
   officeTimeoutMs: number;
 }
 
-type Page = Omit<PageOutput, 'ocrImage'> & { ocr: boolean };
+/** Pages stored per transaction. */
+const BATCH = 8;
 
 const PAGE_TIMEOUT_MS = 60_000;
 
@@ -89,7 +87,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
 
     const done = await donePages(deps.db, file.id);
     const todo = Array.from({ length: pageCount }, (_, i) => i + 1).filter((p) => !done.has(p));
-    const produce = async (page: number): Promise<Page> => {
+    const produce = async (page: number): Promise<StoredPage> => {
       // A page that hangs the renderer (decompression bombs, cycles) ends its thread, not the job queue.
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(PAGE_TIMEOUT_MS)]);
       try {
@@ -97,7 +95,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
           source.kind === 'image'
             ? await deps.pool.image(source.path, signal)
             : await deps.pool.page(source.path, page - 1, deps.renderDpi, signal);
-        return await withOcr(out);
+        return { ...(await withOcr(out)), page };
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         const why = signal.aborted ? `took longer than ${PAGE_TIMEOUT_MS / 1000} s` : (err as Error).message;
@@ -105,23 +103,29 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       }
     };
 
-    // Render ahead on every thread, but store and charge strictly in page order, so a
-    // balance that runs out leaves pages 1..n, not a scattering.
-    const window = deps.pool.threads * 2;
-    const inFlight = new Map<number, Promise<Page>>();
+    // Render ahead on every thread, but store and charge strictly in page order, a batch
+    // per transaction, so a balance that runs out leaves pages 1..n, not a scattering.
+    const window = BATCH + deps.pool.threads * 2;
+    const inFlight = new Map<number, Promise<StoredPage>>();
     let next = 0;
-    for (const page of todo) {
+    const fill = () => {
       while (next < todo.length && inFlight.size < window) {
         const p = todo[next++];
         const promise = produce(p);
         promise.catch(() => {}); // awaited below, in order
         inFlight.set(p, promise);
       }
-      const result = await inFlight.get(page)!;
-      inFlight.delete(page);
+    };
+    for (let i = 0; i < todo.length; i += BATCH) {
+      const batch: StoredPage[] = [];
+      for (const page of todo.slice(i, i + BATCH)) {
+        fill();
+        batch.push(await inFlight.get(page)!);
+        inFlight.delete(page);
+      }
+      fill();
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
-      const charged = await storePage(deps, job, file.id, page, result);
-      if (!charged) {
+      if ((await storePages(deps, job, file.id, batch)) < batch.length) {
         const after = (await donePages(deps.db, file.id)).size;
         throw new UserFacingError(
           `Out of credits after ${after} of ${pageCount} pages; the pages already read are kept. Add credits and upload again for the rest.`,
@@ -140,70 +144,10 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
   }
 }
 
-async function withOcr(out: PageOutput): Promise<Page> {
+async function withOcr(out: PageOutput): Promise<Omit<StoredPage, 'page'>> {
   const { ocrImage, ...rest } = out;
   if (!ocrImage) return { ...rest, ocr: false };
   const ocr = await recognize(ocrImage.data, ocrImage.width, ocrImage.height);
   if (ocr.words.length === 0) return { ...rest, ocr: false };
   return { ...rest, words: ocr.words.map(({ text, box }) => ({ text, box })), text: ocr.text, ocr: true };
-}
-
-/** Bytes first, then one transaction: page text, items, 1 credit. False when out of credits. */
-async function storePage(
-  deps: IngestDeps,
-  job: JobRow,
-  fileId: string,
-  page: number,
-  r: Page,
-): Promise<boolean> {
-  const views = [
-    { row: 'pdf' as const, bytes: r.pdf, type: 'application/pdf' },
-    { row: 'jpg' as const, bytes: r.jpg, type: 'image/jpeg' },
-    { row: 'embedding_image' as const, bytes: r.embedding, type: 'image/jpeg' },
-  ];
-  await Promise.all(
-    views.map((v) => deps.blobs.put(pageKey(fileId, page, v.row), v.bytes, { contentType: v.type })),
-  );
-  try {
-    await deps.db.transaction(async (tx) => {
-      const now = Date.now();
-      const inserted = await insertPage(tx, {
-        file_id: fileId,
-        page,
-        width: r.width,
-        height: r.height,
-        text: r.text,
-        words: r.words.map((w) => [w.text, ...w.box.map((n) => Math.round(n * 10_000) / 10_000)]),
-        ocr: r.ocr,
-        created_at: now,
-      });
-      if (!inserted) return; // stored by an earlier attempt of this job: not charged again
-      await changeBalance(
-        tx,
-        { workspaceId: job.workspace_id, amount: -1, reason: 'ingest_page', refId: job.id, isSpend: true },
-        now,
-      );
-      await insertItems(
-        tx,
-        views.map((v) => ({
-          id: newId('dsx'),
-          file_id: fileId,
-          row: v.row,
-          col: page,
-          blob_key: pageKey(fileId, page, v.row),
-          mime_type: v.type,
-          byte_size: v.bytes.byteLength,
-          created_at: now,
-        })),
-      );
-      await countPageDone(tx, job.id, fileId, now);
-    });
-    return true;
-  } catch (err) {
-    if (err instanceof AppError && err.code === 'payment_required') {
-      await Promise.all(views.map((v) => deps.blobs.delete(pageKey(fileId, page, v.row)).catch(() => {})));
-      return false;
-    }
-    throw err;
-  }
 }
