@@ -5,7 +5,12 @@ await pool.inspect('/tmp/mem200.pdf');
 for (let round = 0; round < 3; round++) {
   const t = performance.now();
   let next = 0;
-  const worker = async () => { while (next < 200) { const i = next++; await pool.page('/tmp/mem200.pdf', i, 150); } };
+  const worker = async () => {
+    while (next < 200) {
+      const i = next++;
+      await pool.page('/tmp/mem200.pdf', i, 150);
+    }
+  };
   await Promise.all([worker(), worker(), worker(), worker()]);
   console.log('200 pages', mb(), 'MB', Math.round(performance.now() - t), 'ms');
 }

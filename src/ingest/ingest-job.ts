@@ -147,7 +147,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
 async function withOcr(out: PageOutput): Promise<Omit<StoredPage, 'page'>> {
   const { ocrImage, ...rest } = out;
   if (!ocrImage) return { ...rest, ocr: false };
-  const ocr = await recognize(ocrImage.data, ocrImage.width, ocrImage.height);
+  const ocr = await recognize(ocrImage.data, ocrImage.width, ocrImage.height, ocrImage.dpi);
   if (ocr.words.length === 0) return { ...rest, ocr: false };
   return { ...rest, words: ocr.words.map(({ text, box }) => ({ text, box })), text: ocr.text, ocr: true };
 }

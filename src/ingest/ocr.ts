@@ -33,9 +33,12 @@ export function recognize(
   image: Buffer | Uint8Array,
   width: number,
   height: number,
+  /** Tells Tesseract the scale; images often carry none or a wrong one. */
+  dpi = 300,
 ): Promise<{ words: OcrWord[]; text: string }> {
   const run = queue.then(async () => {
     const worker = await getWorker();
+    await worker.setParameters({ user_defined_dpi: String(dpi) });
     const { data } = await worker.recognize(Buffer.from(image), {}, { blocks: true, text: true });
     const words: OcrWord[] = [];
     for (const block of data.blocks ?? []) {

@@ -22,7 +22,7 @@ export interface PageOutput {
   words: { text: string; box: [number, number, number, number] }[];
   text: string;
   /** Present when the page has no usable text layer: a sharper image for OCR. */
-  ocrImage?: { data: Uint8Array; width: number; height: number };
+  ocrImage?: { data: Uint8Array; width: number; height: number; dpi: number };
 }
 
 export type InspectOutput = { pageCount: number } | { error: 'password' | 'unreadable'; message: string };
@@ -88,7 +88,7 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
       .greyscale()
       .png({ compressionLevel: 1 })
       .toBuffer();
-    out.ocrImage = { data: png, width: sharp300.width, height: sharp300.height };
+    out.ocrImage = { data: png, width: sharp300.width, height: sharp300.height, dpi: OCR_DPI };
   }
   return out;
 }
@@ -121,7 +121,7 @@ async function image(task: Extract<PageTask, { op: 'image' }>): Promise<PageOutp
     embedding,
     words: [],
     text: '',
-    ocrImage: { data: ocr, width, height },
+    ocrImage: { data: ocr, width, height, dpi: 150 },
   };
 }
 
