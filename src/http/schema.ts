@@ -23,6 +23,14 @@ export function ok<T>(data: T, total?: number): { success: true; total: number; 
   return { success: true, total: total ?? (Array.isArray(data) ? data.length : 1), data };
 }
 
+/** Lists with paging carry `offset` and `limit` beside the envelope (4.6); `total` counts every match. */
+export function okPage<T, V>(
+  res: { rows: T[]; total: number; offset: number; limit: number },
+  view: (row: T) => V,
+) {
+  return { success: true, total: res.total, offset: res.offset, limit: res.limit, data: res.rows.map(view) };
+}
+
 export const Id = (prefix: string) =>
   Type.String({ pattern: `^${prefix}_[0-9A-Za-z]{1,64}$`, maxLength: 80 });
 export const EpochMs = Type.Integer({ minimum: 0, description: 'epoch milliseconds' });

@@ -1,3 +1,5 @@
+import type { Queryable } from './database.ts';
+
 /**
  * Builds `UPDATE <table> SET ... , updated_at = $n WHERE id = $1` from a patch of column
  * names (always code-supplied, never user input) to values; undefined values are skipped.
@@ -18,4 +20,22 @@ export function updateByIdSql(
   params.push(now);
   sets.push(`updated_at = $${params.length}`);
   return { sql: `UPDATE ${table} SET ${sets.join(', ')} WHERE id = $1`, params };
+}
+
+/** One page of `SELECT *` and the total count of rows matching the same filter. */
+export async function selectPage<R>(
+  q: Queryable,
+  table: string,
+  where: string,
+  params: unknown[],
+  page: { orderBy: string; offset: number; limit: number },
+): Promise<{ rows: R[]; total: number }> {
+  const total = (
+    await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE ${where}`, params)
+  )[0].n;
+  const rows = await q.query<R>(
+    `SELECT * FROM ${table} WHERE ${where} ORDER BY ${page.orderBy} OFFSET ${Math.floor(page.offset)} LIMIT ${Math.floor(page.limit)}`,
+    params,
+  );
+  return { rows, total };
 }

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { updateByIdSql } from '../db/sql.ts';
+import { selectPage, updateByIdSql } from '../db/sql.ts';
 
 export interface FileRow {
   id: string;
@@ -106,14 +106,7 @@ export async function listReadableFiles(
     params.push(opts.types);
     where += ` AND type = ANY($${params.length}::text[])`;
   }
-  const total = (
-    await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM files WHERE ${where}`, params)
-  )[0].n;
-  const rows = await q.query<FileRow>(
-    `SELECT * FROM files WHERE ${where} ORDER BY ${opts.orderBy} OFFSET ${opts.offset} LIMIT ${opts.limit}`,
-    params,
-  );
-  return { rows, total };
+  return selectPage<FileRow>(q, 'files', where, params, opts);
 }
 
 export async function updateFile(

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/database.ts';
+import { selectPage } from '../db/sql.ts';
 
 export type ItemRow = 'pdf' | 'jpg' | 'embedding_image';
 
@@ -83,14 +84,7 @@ export async function listItems(
     params.push(opts.cols);
     where += ` AND col = ANY($${params.length}::int[])`;
   }
-  const total = (
-    await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM file_items WHERE ${where}`, params)
-  )[0].n;
-  const rows = await q.query<FileItemRow>(
-    `SELECT * FROM file_items WHERE ${where} ORDER BY ${opts.orderBy} OFFSET ${opts.offset} LIMIT ${opts.limit}`,
-    params,
-  );
-  return { rows, total };
+  return selectPage<FileItemRow>(q, 'file_items', where, params, opts);
 }
 
 export async function findItem(q: Queryable, fileId: string, id: string): Promise<FileItemRow | null> {

@@ -1,6 +1,6 @@
 import { clampLifetime, listFileItems, toItemView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
-import { Type } from '../../schema.ts';
+import { okPage, Type } from '../../schema.ts';
 import { keySecurity } from '../tables/schemas.ts';
 import { signer } from './list.ts';
 import { FileParams, ItemSchema, ListQuery, PagedEnvelope } from './schemas.ts';
@@ -27,13 +27,7 @@ export function listItemsRoute(app: App, ctx: AppContext): void {
       const q = request.query;
       const res = await listFileItems(ctx.db, request.params.workspaceId, request.params.fileId, q);
       const life = clampLifetime(q.expiresInSeconds);
-      return {
-        success: true,
-        total: res.total,
-        offset: res.offset,
-        limit: res.limit,
-        data: res.rows.map((i) => toItemView(i, signer(ctx), life)),
-      };
+      return okPage(res, (i) => toItemView(i, signer(ctx), life));
     },
   );
 }

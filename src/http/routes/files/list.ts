@@ -1,6 +1,6 @@
 import { clampLifetime, listFiles, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
-import { Type } from '../../schema.ts';
+import { okPage, Type } from '../../schema.ts';
 import { keySecurity, WorkspaceParams } from '../tables/schemas.ts';
 import { FileSchema, ListQuery, PagedEnvelope } from './schemas.ts';
 
@@ -18,13 +18,7 @@ export function listFilesRoute(app: App, ctx: AppContext): void {
     const q = request.query;
     const res = await listFiles(ctx.db, request.params.workspaceId, q);
     const life = clampLifetime(q.expiresInSeconds);
-    return {
-      success: true,
-      total: res.total,
-      offset: res.offset,
-      limit: res.limit,
-      data: res.rows.map((f) => toFileView(f, signer(ctx), life)),
-    };
+    return okPage(res, (f) => toFileView(f, signer(ctx), life));
   });
 }
 
