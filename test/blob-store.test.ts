@@ -14,12 +14,12 @@ const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'folio-blob-'));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 const backends: [string, () => Promise<{ store: BlobStore; stop(): Promise<void> }>][] = [
-  ['local', async () => ({ store: openBlobStore({ kind: 'local', rootDir: tmp() }), stop: async () => {} })],
+  ['local', async () => ({ store: await openBlobStore({ kind: 'local', rootDir: tmp() }), stop: async () => {} })],
   [
     's3',
     async () => {
       const s3 = await startS3rver('folio-test');
-      const store = openBlobStore({
+      const store = await openBlobStore({
         kind: 's3',
         bucket: 'folio-test',
         endpoint: s3.endpoint,
@@ -97,7 +97,7 @@ describe.each(backends)('%s blob store', (_name, open) => {
 describe('local blob store atomicity', () => {
   it('leaves no temporary files behind and never exposes a half-written blob', async () => {
     const root = tmp();
-    const store = openBlobStore({ kind: 'local', rootDir: root });
+    const store = await openBlobStore({ kind: 'local', rootDir: root });
     const failing = new Readable({
       read() {
         this.push(Buffer.alloc(1000));

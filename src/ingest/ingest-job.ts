@@ -105,7 +105,9 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
 
     // Render ahead on every thread, but store and charge strictly in page order, a batch
     // per transaction, so a balance that runs out leaves pages 1..n, not a scattering.
-    const window = BATCH + deps.pool.threads * 2;
+    // Storing a batch (fsync, one transaction) overlaps with rendering the next ones, so
+    // the threads never wait for the disk.
+    const window = 2 * BATCH + deps.pool.threads * 2;
     const inFlight = new Map<number, Promise<StoredPage>>();
     let next = 0;
     const fill = () => {
@@ -116,6 +118,13 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
         inFlight.set(p, promise);
       }
     };
+    const outOfCredits = async () => {
+      const after = (await donePages(deps.db, file.id)).size;
+      return new UserFacingError(
+        `Out of credits after ${after} of ${pageCount} pages; the pages already read are kept. Add credits and upload again for the rest.`,
+      );
+    };
+    let storing: Promise<boolean> = Promise.resolve(true);
     for (let i = 0; i < todo.length; i += BATCH) {
       const batch: StoredPage[] = [];
       for (const page of todo.slice(i, i + BATCH)) {
@@ -124,14 +133,12 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
         inFlight.delete(page);
       }
       fill();
+      if (!(await storing)) throw await outOfCredits();
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
-      if ((await storePages(deps, job, file.id, batch)) < batch.length) {
-        const after = (await donePages(deps.db, file.id)).size;
-        throw new UserFacingError(
-          `Out of credits after ${after} of ${pageCount} pages; the pages already read are kept. Add credits and upload again for the rest.`,
-        );
-      }
+      storing = storePages(deps, job, file.id, batch).then((n) => n === batch.length);
+      storing.catch(() => {}); // awaited on the next turn or below
     }
+    if (!(await storing)) throw await outOfCredits();
     await finish(deps.db, jobId, 'SUCCESS', null);
   } catch (err) {
     if (err instanceof UserFacingError) {

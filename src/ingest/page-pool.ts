@@ -17,6 +17,8 @@ export class PagePool {
       idleTimeout: 30_000,
       // Each thread holds one open document and its WASM heap; keep the queue, not the threads, long.
       maxQueue: 'auto',
+      // Page bytes live outside the JS heap; a small young generation keeps each thread lean.
+      resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
     });
   }
 

@@ -36,7 +36,7 @@ export async function boot(env: NodeJS.ProcessEnv = process.env): Promise<Booted
     config,
     db,
     shareSecret,
-    blobs: openBlobStore(config.blob),
+    blobs: await openBlobStore(config.blob),
     async shutdown() {
       await db.close().catch(() => {});
       release();

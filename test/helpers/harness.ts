@@ -69,7 +69,7 @@ export async function startHarness(
     RATE_LIMIT_PER_MIN: '0',
     ...env,
   });
-  const blobs = openBlobStore(config.blob);
+  const blobs = await openBlobStore(config.blob);
   const shareSecret = randomBytes(32).toString('hex');
   let worker: RunningWorker | null = null;
   const app = await buildApp(
