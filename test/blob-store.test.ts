@@ -14,7 +14,10 @@ const tmp = () => mkdtempSync(path.join(os.tmpdir(), 'folio-blob-'));
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
 
 const backends: [string, () => Promise<{ store: BlobStore; stop(): Promise<void> }>][] = [
-  ['local', async () => ({ store: await openBlobStore({ kind: 'local', rootDir: tmp() }), stop: async () => {} })],
+  [
+    'local',
+    async () => ({ store: await openBlobStore({ kind: 'local', rootDir: tmp() }), stop: async () => {} }),
+  ],
   [
     's3',
     async () => {

@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   openPdf,
@@ -238,6 +239,26 @@ describe('PdfDocument on generated PDFs', () => {
     } finally {
       doc.close();
     }
+  });
+
+  it('renders RGB in the same byte order as RGBA, into a reused buffer when asked', async () => {
+    const colour = await sharp({
+      create: { width: 300, height: 200, channels: 3, background: { r: 200, g: 30, b: 90 } },
+    })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const doc = await openPdf(await makeImagePdf([colour]));
+    const rgba = doc.render(0, { dpi: 72 });
+    const rgb = doc.render(0, { dpi: 72, format: 'rgb', reuse: true });
+    expect(rgb).toMatchObject({ width: rgba.width, height: rgba.height, channels: 3 });
+    const mid = Math.floor(rgb.height / 2) * rgb.width + Math.floor(rgb.width / 2);
+    const px = [...rgb.data.subarray(mid * 3, mid * 3 + 3)];
+    expect(px).toEqual([...rgba.data.subarray(mid * 4, mid * 4 + 3)]);
+    expect(px[0]).toBeGreaterThan(150); // red stays red: no BGR swap
+    expect(px[2]).toBeLessThan(140);
+    const again = doc.render(0, { dpi: 36, format: 'rgb', reuse: true });
+    expect(again.data.buffer).toBe(rgb.data.buffer); // the same memory, no new allocation
+    doc.close();
   });
 
   it('rejects bad page indexes and use after close', async () => {

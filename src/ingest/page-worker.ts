@@ -52,12 +52,14 @@ sharp.concurrency(1);
 /** Huffman optimisation costs twice the encode time for ~7% smaller files: not worth it per page. */
 const JPEG = { quality: 82, optimiseCoding: false } as const;
 
+/** Each render reuses one buffer per thread: encode it before the next render. */
+const RGB = { format: 'rgb', reuse: true } as const;
+
 function rawJpeg(
-  r: { data: Buffer; width: number; height: number },
+  r: { data: Buffer; width: number; height: number; channels: 3 | 4 },
   quality: number = JPEG.quality,
 ): Promise<Buffer> {
-  return sharp(r.data, { raw: { width: r.width, height: r.height, channels: 4 } })
-    .removeAlpha()
+  return sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels } })
     .jpeg({ ...JPEG, quality })
     .toBuffer();
 }
@@ -65,9 +67,9 @@ function rawJpeg(
 async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput> {
   const doc = await documentAt(task.pdfPath);
   const size = doc.pageSize(task.index);
-  const jpg = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE }));
+  const jpg = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE, ...RGB }));
   // PDFium draws the small image directly: five times cheaper than downscaling the big one.
-  const embedding = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE }), 80);
+  const embedding = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, ...RGB }), 80);
   const words = doc.words(task.index);
   const text = doc.text(task.index);
   const out: PageOutput = {
@@ -80,11 +82,10 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
     text,
   };
   if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
-    const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE });
+    const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE, ...RGB });
     const png = await sharp(sharp300.data, {
-      raw: { width: sharp300.width, height: sharp300.height, channels: 4 },
+      raw: { width: sharp300.width, height: sharp300.height, channels: 3 },
     })
-      .removeAlpha()
       .greyscale()
       .png({ compressionLevel: 1 })
       .toBuffer();

@@ -37,6 +37,13 @@ export interface PdfiumExports {
     flags: number,
   ): void;
   FPDFBitmap_Create(width: number, height: number, alpha: number): number;
+  FPDFBitmap_CreateEx(
+    width: number,
+    height: number,
+    format: number,
+    firstScan: number,
+    stride: number,
+  ): number;
   FPDFBitmap_FillRect(
     bitmap: number,
     left: number,
