@@ -8,6 +8,9 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   const pg = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     parsers: { [INT8_OID]: parseInt8 },
+    // PGlite keeps shared buffers in its WASM heap: the 128 MB default would be resident
+    // memory of its own; one process on one data directory needs far less.
+    postgresqlconf: ['shared_buffers=16MB'],
   });
   const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<R>(sql: string, params: readonly unknown[] = []) {
