@@ -15,8 +15,9 @@ export class PagePool {
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 30_000,
-      // Each thread holds one open document and its WASM heap; keep the queue, not the threads, long.
-      maxQueue: 'auto',
+      // Each thread holds one open document and its WASM heap; keep the queue, not the threads,
+      // long. Every job bounds the pages it has in flight, so the queue needs no cap of its own.
+      maxQueue: Number.POSITIVE_INFINITY,
       // Page bytes live outside the JS heap; a small young generation keeps each thread lean.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
     });
