@@ -1,5 +1,6 @@
 import type { Database } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
+import { bumpActiveColumnVersions } from '../infra/repos/columns.ts';
 import { findTable, insertTable, listTables, type TableRow, updateTable } from '../infra/repos/tables.ts';
 import { errors } from './errors.ts';
 
@@ -85,7 +86,8 @@ export async function patchTable(
     if (Object.keys(changed).length === 0) return toTable(t);
     const now = Date.now();
     await updateTable(tx, tableId, changed, now);
-    // A locale change also bumps every active column's version (section 3.2); columns arrive with issue 4.
+    // The locale governs generated prose: every active column's answers go stale (3.2).
+    if (changed.locale !== undefined) await bumpActiveColumnVersions(tx, tableId, now);
     return toTable({ ...t, ...changed, updated_at: now });
   });
 }

@@ -10,8 +10,12 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
+import { registerBundleRoutes } from './routes/bundles/index.ts';
+import { registerCellRoutes } from './routes/cells/index.ts';
+import { registerColumnRoutes } from './routes/columns/index.ts';
 import { registerFileRoutes } from './routes/files/index.ts';
 import { registerHealthRoutes } from './routes/health/index.ts';
+import { registerRowRoutes } from './routes/rows/index.ts';
 import { registerTableRoutes } from './routes/tables/index.ts';
 import { formatValidationErrors, validatorCompiler } from './validation.ts';
 
@@ -50,5 +54,9 @@ export async function buildApp(
   registerAdminRoutes(app, ctx);
   registerTableRoutes(app, ctx);
   registerFileRoutes(app, ctx);
+  registerColumnRoutes(app, ctx);
+  registerRowRoutes(app, ctx);
+  registerBundleRoutes(app, ctx);
+  registerCellRoutes(app, ctx);
   return app;
 }

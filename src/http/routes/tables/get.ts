@@ -1,6 +1,10 @@
+import { listTableCells } from '../../../domain/cells.ts';
+import { listTableColumns } from '../../../domain/columns.ts';
+import { listTableRows } from '../../../domain/rows.ts';
 import { getTable } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
+import { CellSchema, ColumnSchema, RowSchema } from './model-schemas.ts';
 import { keySecurity, TableParams, TableSchema } from './schemas.ts';
 
 const schema = {
@@ -12,9 +16,9 @@ const schema = {
     200: Envelope(
       Type.Object({
         table: TableSchema,
-        columns: Type.Array(Type.Object({}, { additionalProperties: true })),
-        rows: Type.Array(Type.Object({}, { additionalProperties: true })),
-        cells: Type.Array(Type.Object({}, { additionalProperties: true })),
+        columns: Type.Array(ColumnSchema),
+        rows: Type.Array(RowSchema),
+        cells: Type.Array(CellSchema),
       }),
     ),
   },
@@ -25,8 +29,14 @@ export function getTableRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/tables/:tableId',
     { config: { access: 'read' }, schema },
     async (request) => {
-      const table = await getTable(ctx.db, request.params.workspaceId, request.params.tableId);
-      return ok({ table, columns: [], rows: [], cells: [] });
+      const { workspaceId, tableId } = request.params;
+      const [table, columns, rows, cells] = await Promise.all([
+        getTable(ctx.db, workspaceId, tableId),
+        listTableColumns(ctx.db, tableId),
+        listTableRows(ctx.db, tableId),
+        listTableCells(ctx.db, tableId),
+      ]);
+      return ok({ table, columns, rows, cells });
     },
   );
 }

@@ -1,0 +1,248 @@
+import type { Database, Queryable } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import {
+  type BundleRow,
+  clearPrimary,
+  deleteMember,
+  existingFileIds,
+  findBundle,
+  insertBundle,
+  insertMember,
+  listBundles,
+  listMembers,
+  type MemberRow,
+  updateBundle,
+  updateMember,
+} from '../infra/repos/bundles.ts';
+import { errors } from './errors.ts';
+
+/** interface.md 8: a bundle holds at most 15 files. */
+export const MAX_MEMBERS = 15;
+
+export interface Bundle {
+  id: string;
+  workspaceId: string;
+  name: string;
+  color: string | null;
+  documentsVersion: number;
+  archivedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Member {
+  fileId: string;
+  isPrimary: boolean;
+  role: string | null;
+  effectiveAt: number | null;
+  sortOrder: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toBundle(b: BundleRow): Bundle {
+  return {
+    id: b.id,
+    workspaceId: b.workspace_id,
+    name: b.name,
+    color: b.color,
+    documentsVersion: b.documents_version,
+    archivedAt: b.archived_at,
+    createdAt: b.created_at,
+    updatedAt: b.updated_at,
+  };
+}
+
+export function toMember(m: MemberRow): Member {
+  return {
+    fileId: m.file_id,
+    isPrimary: m.is_primary,
+    role: m.role,
+    effectiveAt: m.effective_at,
+    sortOrder: m.sort_order,
+    createdAt: m.created_at,
+    updatedAt: m.updated_at,
+  };
+}
+
+async function liveBundle(tx: Queryable, workspaceId: string, bundleId: string): Promise<BundleRow> {
+  const b = await findBundle(tx, workspaceId, bundleId, { forUpdate: true });
+  if (!b) throw errors.notFound('Bundle');
+  if (b.archived_at !== null) throw errors.badRequest('Bundle is archived and can no longer be changed.');
+  return b;
+}
+
+/** All or nothing: every id must be a readable file of this workspace (4.5). */
+async function assertFiles(tx: Queryable, workspaceId: string, ids: string[]): Promise<void> {
+  const found = await existingFileIds(tx, workspaceId, ids);
+  const missing = ids.filter((id) => !found.has(id));
+  if (missing.length > 0)
+    throw errors.badRequest(`Not files of this workspace: ${missing.join(', ')}. Nothing was written.`);
+}
+
+export async function listWorkspaceBundles(db: Database, workspaceId: string): Promise<Bundle[]> {
+  return (await listBundles(db, workspaceId)).map(toBundle);
+}
+
+export async function getBundle(
+  db: Database,
+  workspaceId: string,
+  bundleId: string,
+): Promise<{ bundle: Bundle; files: Member[] }> {
+  const b = await findBundle(db, workspaceId, bundleId);
+  if (!b) throw errors.notFound('Bundle');
+  return { bundle: toBundle(b), files: (await listMembers(db, bundleId)).map(toMember) };
+}
+
+/** The first id becomes primary; ids take `sortOrder` in the order given. */
+export async function createBundle(
+  db: Database,
+  workspaceId: string,
+  input: { name: string; color?: string | null; fileIds?: string[] },
+): Promise<Bundle> {
+  const ids = [...new Set(input.fileIds ?? [])];
+  if (ids.length > MAX_MEMBERS) throw errors.badRequest(`A bundle holds at most ${MAX_MEMBERS} files.`);
+  return db.transaction(async (tx) => {
+    await assertFiles(tx, workspaceId, ids);
+    const now = Date.now();
+    const row: BundleRow = {
+      id: newId('bndl'),
+      workspace_id: workspaceId,
+      name: input.name,
+      color: input.color ?? null,
+      documents_version: 1,
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertBundle(tx, row);
+    for (const [i, fileId] of ids.entries()) {
+      await insertMember(tx, {
+        bundle_id: row.id,
+        file_id: fileId,
+        is_primary: i === 0,
+        role: null,
+        effective_at: null,
+        sort_order: i,
+        created_at: now,
+        updated_at: now,
+      });
+    }
+    return toBundle(row);
+  });
+}
+
+export async function addBundleFiles(
+  db: Database,
+  workspaceId: string,
+  bundleId: string,
+  input: { fileIds: string[]; isPrimary?: boolean; role?: string | null; effectiveAt?: number | null },
+): Promise<{ bundle: Bundle; files: Member[] }> {
+  const ids = [...new Set(input.fileIds)];
+  return db.transaction(async (tx) => {
+    const b = await liveBundle(tx, workspaceId, bundleId);
+    await assertFiles(tx, workspaceId, ids);
+    const members = await listMembers(tx, bundleId);
+    const present = new Set(members.map((m) => m.file_id));
+    const fresh = ids.filter((id) => !present.has(id));
+    if (members.length + fresh.length > MAX_MEMBERS) {
+      throw errors.badRequest(
+        `A bundle holds at most ${MAX_MEMBERS} files; it has ${members.length}. Nothing was written.`,
+      );
+    }
+    if (fresh.length > 0) {
+      const now = Date.now();
+      const primaryFirst = input.isPrimary === true && fresh[0] === ids[0];
+      if (primaryFirst) await clearPrimary(tx, bundleId, now);
+      let order = members.reduce((max, m) => Math.max(max, m.sort_order + 1), 0);
+      for (const fileId of fresh) {
+        await insertMember(tx, {
+          bundle_id: bundleId,
+          file_id: fileId,
+          is_primary: primaryFirst && fileId === ids[0],
+          role: input.role ?? null,
+          effective_at: input.effectiveAt ?? null,
+          sort_order: order++,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+      await updateBundle(tx, bundleId, { documents_version: b.documents_version + 1 }, now);
+    }
+    const after = await findBundle(tx, workspaceId, bundleId);
+    return { bundle: toBundle(after!), files: (await listMembers(tx, bundleId)).map(toMember) };
+  });
+}
+
+export async function patchBundleMember(
+  db: Database,
+  workspaceId: string,
+  bundleId: string,
+  fileId: string,
+  patch: { isPrimary?: boolean; role?: string | null; effectiveAt?: number | null; sortOrder?: number },
+): Promise<Member> {
+  return db.transaction(async (tx) => {
+    await liveBundle(tx, workspaceId, bundleId);
+    const m = (await listMembers(tx, bundleId)).find((x) => x.file_id === fileId);
+    if (!m) throw errors.notFound('Bundle member');
+    const now = Date.now();
+    if (patch.isPrimary === true && !m.is_primary) await clearPrimary(tx, bundleId, now);
+    await updateMember(
+      tx,
+      bundleId,
+      fileId,
+      {
+        is_primary: patch.isPrimary,
+        role: patch.role,
+        effective_at: patch.effectiveAt,
+        sort_order: patch.sortOrder,
+      },
+      now,
+    );
+    return toMember((await listMembers(tx, bundleId)).find((x) => x.file_id === fileId)!);
+  });
+}
+
+/** The file itself is untouched; the bundle's documentsVersion moves on. */
+export async function removeBundleMember(
+  db: Database,
+  workspaceId: string,
+  bundleId: string,
+  fileId: string,
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    const b = await liveBundle(tx, workspaceId, bundleId);
+    if (!(await deleteMember(tx, bundleId, fileId))) throw errors.notFound('Bundle member');
+    await updateBundle(tx, bundleId, { documents_version: b.documents_version + 1 }, Date.now());
+  });
+}
+
+/** Name and color never change what the bundle holds: no version bump. */
+export async function patchBundle(
+  db: Database,
+  workspaceId: string,
+  bundleId: string,
+  patch: { name?: string; color?: string | null },
+): Promise<Bundle> {
+  return db.transaction(async (tx) => {
+    const b = await liveBundle(tx, workspaceId, bundleId);
+    const changed: Partial<BundleRow> = {};
+    if (patch.name !== undefined && patch.name !== b.name) changed.name = patch.name;
+    if (patch.color !== undefined && patch.color !== b.color) changed.color = patch.color;
+    if (Object.keys(changed).length === 0) return toBundle(b);
+    const now = Date.now();
+    await updateBundle(tx, bundleId, changed, now);
+    return toBundle({ ...b, ...changed, updated_at: now });
+  });
+}
+
+export async function archiveBundle(db: Database, workspaceId: string, bundleId: string): Promise<Bundle> {
+  return db.transaction(async (tx) => {
+    const b = await findBundle(tx, workspaceId, bundleId, { forUpdate: true });
+    if (!b) throw errors.notFound('Bundle');
+    if (b.archived_at !== null) return toBundle(b);
+    const now = Date.now();
+    await updateBundle(tx, bundleId, { archived_at: now }, now);
+    return toBundle({ ...b, archived_at: now, updated_at: now });
+  });
+}

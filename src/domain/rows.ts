@@ -1,0 +1,90 @@
+import type { Database } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import { existingFileIds, findBundle } from '../infra/repos/bundles.ts';
+import {
+  archiveRow,
+  findRow,
+  findRowBySubject,
+  insertRow,
+  listRows,
+  nextRowSortOrder,
+  type RowRow,
+} from '../infra/repos/rows.ts';
+import { findTable } from '../infra/repos/tables.ts';
+import { errors } from './errors.ts';
+
+export interface Row {
+  id: string;
+  tableId: string;
+  subjectType: 'file' | 'bundle';
+  subjectId: string;
+  sortOrder: number;
+  archivedAt: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export function toRow(r: RowRow): Row {
+  return {
+    id: r.id,
+    tableId: r.table_id,
+    subjectType: r.subject_type,
+    subjectId: r.subject_id,
+    sortOrder: r.sort_order,
+    archivedAt: r.archived_at,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export async function listTableRows(db: Database, tableId: string): Promise<Row[]> {
+  return (await listRows(db, tableId)).map(toRow);
+}
+
+/** D2: the subject must exist in the workspace; the same subject twice returns the existing row. */
+export async function addRow(
+  db: Database,
+  workspaceId: string,
+  tableId: string,
+  input: { subjectType: 'file' | 'bundle'; subjectId: string; sortOrder?: number },
+): Promise<Row> {
+  return db.transaction(async (tx) => {
+    const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
+    if (!t) throw errors.notFound('Table');
+    if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
+    const existing = await findRowBySubject(tx, tableId, input.subjectType, input.subjectId);
+    if (existing) return toRow(existing);
+    const exists =
+      input.subjectType === 'file'
+        ? (await existingFileIds(tx, workspaceId, [input.subjectId])).size === 1
+        : (await findBundle(tx, workspaceId, input.subjectId)) !== null;
+    if (!exists)
+      throw errors.badRequest(
+        `subjectId ${input.subjectId} is not a ${input.subjectType} of this workspace.`,
+      );
+    const now = Date.now();
+    const row: RowRow = {
+      id: newId('rrow'),
+      table_id: tableId,
+      subject_type: input.subjectType,
+      subject_id: input.subjectId,
+      sort_order: input.sortOrder ?? (await nextRowSortOrder(tx, tableId)),
+      archived_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertRow(tx, row);
+    return toRow(row);
+  });
+}
+
+export async function archiveTableRow(db: Database, tableId: string, rowId: string): Promise<Row> {
+  return db.transaction(async (tx) => {
+    const r = await findRow(tx, tableId, rowId);
+    if (!r) throw errors.notFound('Row');
+    if (r.archived_at !== null) return toRow(r);
+    const now = Date.now();
+    await archiveRow(tx, rowId, now);
+    return toRow({ ...r, archived_at: now, updated_at: now });
+  });
+}
