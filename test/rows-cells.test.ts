@@ -175,6 +175,55 @@ describe('rows, cells and staleness', () => {
     });
   });
 
+  it('GET table serves an ETag, answers 304 while nothing changed, and never serves a stale copy', async () => {
+    const t = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'C' } })
+    ).json().data;
+    const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
+    const file = await seedFile(h.db, ws.id);
+    const bundle = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
+        key: ws.key,
+        body: { name: 'B', fileIds: [file] },
+      })
+    ).json().data;
+    const row = (
+      await h.request('POST', `${base}/rows`, {
+        key: ws.key,
+        body: { subjectType: 'bundle', subjectId: bundle.id },
+      })
+    ).json().data;
+    const col = (
+      await h.request('POST', `${base}/columns`, { key: ws.key, body: { name: 'Q', prompt: 'p' } })
+    ).json().data;
+    const cell = await seedCell(h.db, { tableId: t.id, rowId: row.id, columnId: col.id, columnVersion: 1 });
+
+    const first = await h.request('GET', base, { key: ws.key });
+    const etag = first.headers.etag as string;
+    expect(etag).toMatch(/^"/);
+    expect(first.json().data.cells[0]).toMatchObject({ id: cell, stale: false });
+    expect(
+      (await h.request('GET', base, { key: ws.key, headers: { 'if-none-match': etag } })).statusCode,
+    ).toBe(304);
+
+    await h.db.query(`UPDATE cells SET value = '{"type":"text_quote","value":"changed"}' WHERE id = $1`, [
+      cell,
+    ]);
+    const changed = await h.request('GET', base, { key: ws.key, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    expect(changed.json().data.cells[0].value.value).toBe('changed');
+
+    await h.request('POST', `/v2/workspaces/${ws.id}/bundles/${bundle.id}/files`, {
+      key: ws.key,
+      body: { fileIds: [await seedFile(h.db, ws.id)] },
+    });
+    expect((await h.request('GET', base, { key: ws.key })).json().data.cells[0].stale).toBe(true);
+    await h.request('PATCH', base, { key: ws.key, body: { name: 'renamed' } });
+    expect((await h.request('GET', base, { key: ws.key })).json().data.table.name).toBe('renamed');
+    await h.request('PATCH', `${base}/columns/${col.id}`, { key: ws.key, body: { name: 'Q2' } });
+    expect((await h.request('GET', base, { key: ws.key })).json().data.columns[0].name).toBe('Q2');
+  });
+
   it('GET cells answers only existing cells, and an empty array for a table without any', async () => {
     const t = (
       await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'E' } })

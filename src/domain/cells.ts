@@ -1,4 +1,4 @@
-import type { Database } from '../infra/db/database.ts';
+import type { Queryable } from '../infra/db/database.ts';
 import { type CellWithStale, listCellsWithStale } from '../infra/repos/cells.ts';
 
 export interface Cell {
@@ -41,6 +41,6 @@ export function toCell(c: CellWithStale): Cell {
   };
 }
 
-export async function listTableCells(db: Database, tableId: string): Promise<Cell[]> {
+export async function listTableCells(db: Queryable, tableId: string): Promise<Cell[]> {
   return (await listCellsWithStale(db, tableId)).map(toCell);
 }

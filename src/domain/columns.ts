@@ -1,4 +1,4 @@
-import type { Database } from '../infra/db/database.ts';
+import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import {
   type ColumnRow,
@@ -82,7 +82,7 @@ async function liveTable(db: Pick<Database, 'query'>, workspaceId: string, table
   return t;
 }
 
-export async function listTableColumns(db: Database, tableId: string): Promise<Column[]> {
+export async function listTableColumns(db: Queryable, tableId: string): Promise<Column[]> {
   return (await listColumns(db, tableId)).map(toColumn);
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from '../infra/db/database.ts';
+import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { existingFileIds, findBundle } from '../infra/repos/bundles.ts';
 import {
@@ -37,7 +37,7 @@ export function toRow(r: RowRow): Row {
   };
 }
 
-export async function listTableRows(db: Database, tableId: string): Promise<Row[]> {
+export async function listTableRows(db: Queryable, tableId: string): Promise<Row[]> {
   return (await listRows(db, tableId)).map(toRow);
 }
 

@@ -1,4 +1,4 @@
-import type { Database } from '../infra/db/database.ts';
+import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { bumpActiveColumnVersions } from '../infra/repos/columns.ts';
 import { findTable, insertTable, listTables, type TableRow, updateTable } from '../infra/repos/tables.ts';
@@ -62,7 +62,7 @@ export async function listWorkspaceTables(db: Database, workspaceId: string): Pr
   return (await listTables(db, workspaceId)).map(toTable);
 }
 
-export async function getTable(db: Database, workspaceId: string, tableId: string): Promise<Table> {
+export async function getTable(db: Queryable, workspaceId: string, tableId: string): Promise<Table> {
   const t = await findTable(db, workspaceId, tableId);
   if (!t) throw errors.notFound('Table');
   return toTable(t);
