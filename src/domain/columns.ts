@@ -10,6 +10,7 @@ import {
 } from '../infra/repos/columns.ts';
 import { findTable } from '../infra/repos/tables.ts';
 import { errors } from './errors.ts';
+import { lockLiveTable } from './tables.ts';
 
 export const OUTPUT_TYPES = [
   'text_quote',
@@ -75,13 +76,6 @@ export function bumpsVersion(before: Pick<ColumnRow, 'prompt' | 'output_type'>, 
   );
 }
 
-async function liveTable(db: Pick<Database, 'query'>, workspaceId: string, tableId: string) {
-  const t = await findTable(db, workspaceId, tableId, { forUpdate: true });
-  if (!t) throw errors.notFound('Table');
-  if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
-  return t;
-}
-
 export async function listTableColumns(db: Queryable, tableId: string): Promise<Column[]> {
   return (await listColumns(db, tableId)).map(toColumn);
 }
@@ -94,7 +88,7 @@ export async function createColumn(
   input: ColumnInput & { name: string; prompt: string },
 ): Promise<Column> {
   return db.transaction(async (tx) => {
-    await liveTable(tx, workspaceId, tableId);
+    await lockLiveTable(tx, workspaceId, tableId);
     const now = Date.now();
     const row: ColumnRow = {
       id: newId('rcol'),
@@ -124,7 +118,7 @@ export async function patchColumn(
   patch: ColumnInput,
 ): Promise<Column> {
   return db.transaction(async (tx) => {
-    await liveTable(tx, workspaceId, tableId);
+    await lockLiveTable(tx, workspaceId, tableId);
     const c = await findColumn(tx, tableId, columnId, { forUpdate: true });
     if (!c) throw errors.notFound('Column');
     if (c.archived_at !== null) throw errors.badRequest('Column is archived and can no longer be changed.');

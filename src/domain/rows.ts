@@ -10,8 +10,8 @@ import {
   nextRowSortOrder,
   type RowRow,
 } from '../infra/repos/rows.ts';
-import { findTable } from '../infra/repos/tables.ts';
 import { errors } from './errors.ts';
+import { lockLiveTable } from './tables.ts';
 
 export interface Row {
   id: string;
@@ -49,9 +49,7 @@ export async function addRow(
   input: { subjectType: 'file' | 'bundle'; subjectId: string; sortOrder?: number },
 ): Promise<Row> {
   return db.transaction(async (tx) => {
-    const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
-    if (!t) throw errors.notFound('Table');
-    if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
+    await lockLiveTable(tx, workspaceId, tableId);
     const existing = await findRowBySubject(tx, tableId, input.subjectType, input.subjectId);
     if (existing) return toRow(existing);
     const exists =

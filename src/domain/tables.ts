@@ -23,6 +23,14 @@ export interface TableInput {
   locale?: string | null;
 }
 
+/** Locks a table for a change; 404 when absent, 400 once archived (there is no un-archive). */
+export async function lockLiveTable(tx: Queryable, workspaceId: string, tableId: string): Promise<TableRow> {
+  const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
+  if (!t) throw errors.notFound('Table');
+  if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
+  return t;
+}
+
 export function toTable(t: TableRow): Table {
   return {
     id: t.id,
@@ -75,9 +83,7 @@ export async function patchTable(
   patch: TableInput,
 ): Promise<Table> {
   return db.transaction(async (tx) => {
-    const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
-    if (!t) throw errors.notFound('Table');
-    if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
+    const t = await lockLiveTable(tx, workspaceId, tableId);
     const changed: Partial<TableRow> = {};
     if (patch.name !== undefined && patch.name !== t.name) changed.name = patch.name;
     if (patch.standing !== undefined && patch.standing !== t.standing) changed.standing = patch.standing;

@@ -1,17 +1,21 @@
 import type { Queryable } from './database.ts';
 
 /**
- * Builds `UPDATE <table> SET ... , updated_at = $n WHERE id = $1` from a patch of column
- * names (always code-supplied, never user input) to values; undefined values are skipped.
+ * Builds `UPDATE <table> SET ..., updated_at = $n WHERE <key columns match>` from a patch of
+ * column names (always code-supplied, never user input) to values; undefined values are skipped.
  */
-export function updateByIdSql(
+export function updateWhereSql(
   table: string,
-  id: string,
+  key: Record<string, unknown>,
   patch: Record<string, unknown>,
   now: number,
 ): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const where = Object.entries(key).map(([column, value]) => {
+    params.push(value);
+    return `${column} = $${params.length}`;
+  });
   const sets: string[] = [];
-  const params: unknown[] = [id];
   for (const [column, value] of Object.entries(patch)) {
     if (value === undefined) continue;
     params.push(value);
@@ -19,7 +23,11 @@ export function updateByIdSql(
   }
   params.push(now);
   sets.push(`updated_at = $${params.length}`);
-  return { sql: `UPDATE ${table} SET ${sets.join(', ')} WHERE id = $1`, params };
+  return { sql: `UPDATE ${table} SET ${sets.join(', ')} WHERE ${where.join(' AND ')}`, params };
+}
+
+export function updateByIdSql(table: string, id: string, patch: Record<string, unknown>, now: number) {
+  return updateWhereSql(table, { id }, patch, now);
 }
 
 /** One page of `SELECT *` and the total count of rows matching the same filter. */

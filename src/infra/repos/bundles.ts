@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { updateByIdSql } from '../db/sql.ts';
+import { updateByIdSql, updateWhereSql } from '../db/sql.ts';
 
 export interface BundleRow {
   id: string;
@@ -90,17 +90,13 @@ export async function updateMember(
   patch: Partial<MemberRow>,
   now: number,
 ): Promise<void> {
-  const sets: string[] = [];
-  const params: unknown[] = [bundleId, fileId, now];
-  for (const [k, v] of Object.entries(patch)) {
-    if (v === undefined) continue;
-    params.push(v);
-    sets.push(`${k} = $${params.length}`);
-  }
-  await q.query(
-    `UPDATE bundle_members SET ${[...sets, 'updated_at = $3'].join(', ')} WHERE bundle_id = $1 AND file_id = $2`,
-    params,
+  const { sql, params } = updateWhereSql(
+    'bundle_members',
+    { bundle_id: bundleId, file_id: fileId },
+    patch,
+    now,
   );
+  await q.query(sql, params);
 }
 
 export async function deleteMember(q: Queryable, bundleId: string, fileId: string): Promise<boolean> {
