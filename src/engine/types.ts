@@ -20,6 +20,9 @@ export interface PageImage {
 export interface EnginePage {
   /** 1-based page number. */
   page: number;
+  /** Size of the displayed page in points, to compare horizontal and vertical distances. */
+  width: number;
+  height: number;
   /** The stored page text; every citation quote occurs in it verbatim (whitespace collapsed). */
   text: string;
   words: PageWord[];
@@ -75,7 +78,9 @@ export interface Region {
 export type ScalarValue = string | number | boolean | string[] | null;
 
 /** A typed answer `{type, value}`; image columns answer with an array of regions (2.4). */
-export type AnswerValue = { type: Exclude<OutputType, 'image' | 'image_list'>; value: ScalarValue } | Region[];
+export type AnswerValue =
+  | { type: Exclude<OutputType, 'image' | 'image_list'>; value: ScalarValue }
+  | Region[];
 
 /** Per-document workings of a bundle row (2.6); citations carry `fileId` here, `datasetId` on the wire. */
 export interface Fact {

@@ -1,0 +1,344 @@
+import * as chrono from 'chrono-node';
+import type { DocIndex, Passage } from './doc-index.ts';
+import type { Located } from './retrieval.ts';
+
+export interface Candidate<T> {
+  at: Located;
+  value: T;
+  /** The text the value was read from. */
+  text: string;
+}
+
+/** Unit text with the character offset at which each of its words starts. */
+function unitText(index: DocIndex, unit: Passage): { text: string; starts: number[] } {
+  const page = index.doc.pages[unit.page]!;
+  const starts: number[] = [];
+  let text = '';
+  for (const w of unit.words) {
+    if (text) text += ' ';
+    starts.push(text.length);
+    text += page.words[w]!.text;
+  }
+  return { text, starts };
+}
+
+/** Word positions (in unit.words) covered by characters [a, b). */
+function wordsOf(starts: number[], a: number, b: number): [number, number] {
+  let from = 0;
+  while (from + 1 < starts.length && starts[from + 1]! <= a) from++;
+  let to = from;
+  while (to + 1 < starts.length && starts[to + 1]! < b) to++;
+  return [from, to];
+}
+
+/** Runs a global regex over every unit; `read` turns a match into a value (or null to skip). */
+export function scan<T>(
+  index: DocIndex,
+  regex: RegExp,
+  read: (m: RegExpExecArray, unitText: string) => T | null,
+  filter?: (text: string) => boolean,
+): Candidate<T>[] {
+  const out: Candidate<T>[] = [];
+  for (const unit of index.units) {
+    const { text, starts } = unitText(index, unit);
+    if (filter && !filter(text)) continue;
+    regex.lastIndex = 0;
+    for (let m = regex.exec(text); m; m = regex.exec(text)) {
+      if (m[0].length === 0) {
+        regex.lastIndex++;
+        continue;
+      }
+      const value = read(m, text);
+      if (value === null) continue;
+      const lead = m[0].length - m[0].trimStart().length;
+      const [from, to] = wordsOf(starts, m.index + lead, m.index + m[0].trimEnd().length);
+      out.push({ at: { page: unit.page, unit, from, to }, value, text: m[0].trim() });
+    }
+  }
+  return out;
+}
+
+// ---------- dates ----------
+
+export interface DateValue {
+  iso: string;
+  /** Part of a written range ("05/26/20 - 06/02/20"), or a single date. */
+  role: 'single' | 'start' | 'end';
+}
+
+const MONTHS = 'january february march april may june july august september october november december'.split(
+  ' ',
+);
+const MONTH_RE =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\\.?';
+const ORDINALS: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  eleventh: 11,
+  twelfth: 12,
+  thirteenth: 13,
+  fourteenth: 14,
+  fifteenth: 15,
+  sixteenth: 16,
+  seventeenth: 17,
+  eighteenth: 18,
+  nineteenth: 19,
+  twentieth: 20,
+  'twenty-first': 21,
+  'twenty-second': 22,
+  'twenty-third': 23,
+  'twenty-fourth': 24,
+  'twenty-fifth': 25,
+  'twenty-sixth': 26,
+  'twenty-seventh': 27,
+  'twenty-eighth': 28,
+  'twenty-ninth': 29,
+  thirtieth: 30,
+  'thirty-first': 31,
+};
+/** Legal style: "the 3rd day of March, 2005", "this first day of June 2004". */
+const DAY_OF_RE = new RegExp(
+  `\\b(\\d{1,2}|${Object.keys(ORDINALS).join('|')})(?:st|nd|rd|th)?\\s+day\\s+of\\s+${MONTH_RE}\\s*,?\\s*(?:in\\s+the\\s+year\\s+)?(\\d{4})\\b`,
+  'gi',
+);
+const DATE_HINT =
+  /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
+
+const iso = (y: number, m: number, d: number) =>
+  `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+
+function validDate(y: number, m: number, d: number): boolean {
+  if (y < 1900 || y > 2100 || m < 1 || m > 12 || d < 1) return false;
+  return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+}
+
+/** Day-first when any numeric date of the document only makes sense that way (31/12/2020). */
+function isDayFirst(index: DocIndex): boolean {
+  let dayFirst = 0;
+  let monthFirst = 0;
+  for (const u of index.units) {
+    for (const m of u.text.matchAll(/\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b/g)) {
+      const a = Number(m[1]);
+      const b = Number(m[2]);
+      if (a > 12 && b <= 12) dayFirst++;
+      if (b > 12 && a <= 12) monthFirst++;
+    }
+  }
+  return dayFirst > monthFirst;
+}
+
+/** Every full date written in the document (cached per document). */
+export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
+  const hit = index.memo.get('dates') as Candidate<DateValue>[] | undefined;
+  if (hit) return hit;
+  const parser = isDayFirst(index) ? chrono.en.GB : chrono.strict;
+  const out: Candidate<DateValue>[] = [];
+  out.push(
+    ...scan(index, DAY_OF_RE, (m) => {
+      const day = /^\d/.test(m[1]!) ? Number(m[1]) : ORDINALS[m[1]!.toLowerCase()]!;
+      const month = MONTHS.findIndex((x) => x.startsWith(m[2]!.toLowerCase().slice(0, 3))) + 1;
+      const year = Number(m[3]);
+      return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
+    }),
+  );
+  for (const unit of index.units) {
+    if (!DATE_HINT.test(unit.text)) continue;
+    let results: chrono.ParsedResult[];
+    try {
+      results = parser.parse(unit.text, new Date(Date.UTC(2000, 0, 1)), { forwardDate: false });
+    } catch {
+      continue;
+    }
+    for (const r of results) {
+      if (!/\d/.test(r.text)) continue;
+      const parts: [chrono.ParsedComponents, DateValue['role'], number, number][] = [];
+      if (r.end) {
+        const at = rangeSplit(r.text);
+        parts.push([r.start, 'start', r.index, r.index + at]);
+        parts.push([r.end, 'end', r.index + at, r.index + r.text.length]);
+      } else parts.push([r.start, 'single', r.index, r.index + r.text.length]);
+      for (const [c, role, a, b] of parts) {
+        if (!c.isCertain('day') || !c.isCertain('month') || !c.isCertain('year')) continue;
+        const y = c.get('year')!;
+        const mo = c.get('month')!;
+        const d = c.get('day')!;
+        if (!validDate(y, mo, d)) continue;
+        const located = locateInUnit(index, unit, a, b);
+        out.push({ at: located, value: { iso: iso(y, mo, d), role }, text: unit.text.slice(a, b).trim() });
+      }
+    }
+  }
+  index.memo.set('dates', out);
+  return out;
+}
+
+/** Where a written range splits: the separator nearest its middle. */
+function rangeSplit(text: string): number {
+  let best = Math.floor(text.length / 2);
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const m of text.matchAll(/\s*(?:[-–—]|\bto\b|\bthrough\b|\bthru\b|\buntil\b)\s*/gi)) {
+    const d = Math.abs(m.index + m[0].length / 2 - text.length / 2);
+    if (m.index > 0 && d < bestDistance) {
+      bestDistance = d;
+      best = m.index;
+    }
+  }
+  return best;
+}
+
+export function locateInUnit(index: DocIndex, unit: Passage, a: number, b: number): Located {
+  const { text, starts } = unitText(index, unit);
+  const sub = text.slice(a, b);
+  const lead = sub.length - sub.trimStart().length;
+  const [from, to] = wordsOf(starts, a + lead, a + sub.trimEnd().length);
+  return { page: unit.page, unit, from, to };
+}
+
+// ---------- numbers ----------
+
+export interface NumberValue {
+  value: number;
+  currency: boolean;
+  percent: boolean;
+  decimals: boolean;
+  /** Looks like a year, a phone or zip code, part of a date or an identifier. */
+  suspicious: boolean;
+}
+
+const SCALE: Record<string, number> = {
+  thousand: 1e3,
+  k: 1e3,
+  million: 1e6,
+  mn: 1e6,
+  m: 1e6,
+  billion: 1e9,
+  bn: 1e9,
+  b: 1e9,
+};
+const NUMBER_RE =
+  /(\(\s*)?(-|−)?\s*((?:US)?\$|USD|€|EUR|£|GBP)?\s*(\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?/gi;
+
+export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
+  const hit = index.memo.get('numbers') as Candidate<NumberValue>[] | undefined;
+  if (hit) return hit;
+  const out = scan(index, NUMBER_RE, (m, text) => {
+    const digits = m[4]!.replace(/[,\u202f ]/g, '');
+    let value = Number(digits);
+    if (!Number.isFinite(value)) return null;
+    const scale = m[6] ? SCALE[m[6].toLowerCase()]! : 1;
+    value *= scale;
+    const negative = Boolean(m[2]) || (Boolean(m[1]) && Boolean(m[7]) && Boolean(m[3]));
+    if (negative) value = -value;
+    const before = text.slice(Math.max(0, m.index - 1), m.index);
+    const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
+    const inDate = /[/.-]$/.test(before) || /^[/-]\d/.test(after) || /^\.\d/.test(after);
+    const isYear = !m[3] && !m[5] && /^(19|20)\d\d$/.test(digits);
+    const longId = !m[3] && /^\d{5,}$/.test(digits) && !m[4]!.includes(',');
+    return {
+      value,
+      currency: Boolean(m[3]),
+      percent: Boolean(m[5]),
+      decimals: digits.includes('.'),
+      suspicious: inDate || isYear || longId || /^[A-Za-z#]$/.test(before),
+    };
+  });
+  index.memo.set('numbers', out);
+  return out;
+}
+
+// ---------- durations ----------
+
+export interface DurationValue {
+  amount: number;
+  unit: 'days' | 'weeks' | 'months' | 'years';
+}
+
+const SMALL: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  a: 1,
+  an: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+  hundred: 100,
+  half: 0.5,
+};
+
+export function wordsToNumber(text: string): number | null {
+  const t = text.toLowerCase().trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Number(t);
+  let total = 0;
+  let any = false;
+  for (const part of t.split(/[\s-]+/)) {
+    if (part === 'and' || part === '') continue;
+    const v = SMALL[part];
+    if (v === undefined) return null;
+    total = v === 100 ? (total || 1) * 100 : total + v;
+    any = true;
+  }
+  return any ? total : null;
+}
+
+const NUM_WORD = `(?:${Object.keys(SMALL)
+  .filter((k) => k !== 'a' && k !== 'an')
+  .join('|')})(?:[\\s-](?:${Object.keys(SMALL)
+  .filter((k) => k !== 'a' && k !== 'an')
+  .join('|')}))?`;
+const DURATION_RE = new RegExp(
+  `\\b(?:(${NUM_WORD})\\s*(?:\\(\\s*(\\d+(?:\\.\\d+)?)\\s*\\)\\s*)?|(\\d+(?:\\.\\d+)?)\\s*(?:-\\s*)?|(an?)\\s+)(calendar\\s+|full\\s+|consecutive\\s+)?(years?|months?|days?|weeks?)\\b`,
+  'gi',
+);
+
+export function durationCandidates(index: DocIndex): Candidate<DurationValue>[] {
+  const hit = index.memo.get('durations') as Candidate<DurationValue>[] | undefined;
+  if (hit) return hit;
+  const out = scan(index, DURATION_RE, (m) => {
+    const amount = m[2] ? Number(m[2]) : m[3] ? Number(m[3]) : m[1] ? wordsToNumber(m[1]) : 1;
+    if (amount === null || amount <= 0 || amount > 1000) return null;
+    let unit = m[6]!.toLowerCase();
+    if (!unit.endsWith('s')) unit += 's';
+    return { amount, unit: unit as DurationValue['unit'] };
+  });
+  index.memo.set('durations', out);
+  return out;
+}
+
+export function durationIn(d: DurationValue, unit: DurationValue['unit']): number {
+  const days = { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[d.unit] * d.amount;
+  if (d.unit === unit) return d.amount;
+  if (unit === 'months' && d.unit === 'years') return d.amount * 12;
+  if (unit === 'years' && d.unit === 'months') return d.amount / 12;
+  return Math.round((days / { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[unit]) * 100) / 100;
+}

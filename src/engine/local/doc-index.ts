@@ -1,0 +1,130 @@
+import { layoutPage, type PageLayout } from '../text/layout.ts';
+import { contentStems } from '../text/tokenize.ts';
+import type { EngineDocument } from '../types.ts';
+
+/**
+ * A passage is a piece of one page that can hold evidence: a sentence of prose, a cell of a
+ * form or table (a segment), or a whole form line (label and value side by side).
+ */
+export interface Passage {
+  id: number;
+  page: number;
+  kind: 'sentence' | 'segment' | 'line';
+  line: number;
+  /** Word indices of the page, in reading order. */
+  words: number[];
+  text: string;
+  /** Content stems with the word (position in `words`) each came from. */
+  stems: string[];
+  stemAt: number[];
+  tf: Map<string, number>;
+}
+
+/** A unit is a passage that values are read from: every word is in exactly one unit. */
+export interface DocIndex {
+  doc: EngineDocument;
+  layouts: PageLayout[];
+  passages: Passage[];
+  units: Passage[];
+  df: Map<string, number>;
+  avgLength: number;
+  /** Per-document memo of expensive candidate scans (dates, numbers), keyed by extractor. */
+  memo: Map<string, unknown>;
+}
+
+const MAX_SENTENCE_WORDS = 70;
+
+export function buildIndex(doc: EngineDocument): DocIndex {
+  const layouts = doc.pages.map(layoutPage);
+  const passages: Passage[] = [];
+  const units: Passage[] = [];
+  const add = (p: Omit<Passage, 'id' | 'stems' | 'stemAt' | 'tf' | 'text'>, isUnit: boolean) => {
+    const page = doc.pages[p.page]!;
+    const stems: string[] = [];
+    const stemAt: number[] = [];
+    p.words.forEach((w, k) => {
+      for (const s of contentStems(page.words[w]!.text)) {
+        stems.push(s);
+        stemAt.push(k);
+      }
+    });
+    const tf = new Map<string, number>();
+    for (const s of stems) tf.set(s, (tf.get(s) ?? 0) + 1);
+    const text = p.words.map((w) => page.words[w]!.text).join(' ');
+    const passage: Passage = { ...p, id: passages.length, text, stems, stemAt, tf };
+    passages.push(passage);
+    if (isUnit) units.push(passage);
+  };
+
+  layouts.forEach((layout, pageIndex) => {
+    let sentence: number[] = [];
+    let sentenceLine = 0;
+    let lastBottom = -1;
+    const flush = () => {
+      if (sentence.length)
+        add({ page: pageIndex, kind: 'sentence', line: sentenceLine, words: sentence }, true);
+      sentence = [];
+    };
+    const H = layout.page.height || 792;
+    layout.lines.forEach((line, li) => {
+      if (line.segments.length > 1) {
+        flush();
+        for (const seg of line.segments)
+          add({ page: pageIndex, kind: 'segment', line: li, words: seg.words }, true);
+        add({ page: pageIndex, kind: 'line', line: li, words: line.words }, false);
+        lastBottom = line.box[3];
+        return;
+      }
+      // A paragraph break (a gap of more than a line) ends a sentence too.
+      if (lastBottom >= 0 && (line.box[1] - lastBottom) * H > 1.2 * line.height) flush();
+      lastBottom = line.box[3];
+      for (const w of line.words) {
+        if (sentence.length === 0) sentenceLine = li;
+        sentence.push(w);
+        const text = layout.page.words[w]!.text;
+        if (
+          /[.;!?]["”’)]?$/.test(text) &&
+          !/^(?:[A-Z]|[a-z]{1,3}|No|Inc|Co|Corp|Ltd|Mr|Ms|Mrs|Dr|St|U\.S|\d+)\.$/.test(text)
+        ) {
+          flush();
+        } else if (sentence.length >= MAX_SENTENCE_WORDS) flush();
+      }
+    });
+    flush();
+  });
+
+  const df = new Map<string, number>();
+  let total = 0;
+  for (const p of passages) {
+    total += p.stems.length;
+    for (const s of p.tf.keys()) df.set(s, (df.get(s) ?? 0) + 1);
+  }
+  return {
+    doc,
+    layouts,
+    passages,
+    units,
+    df,
+    avgLength: passages.length ? total / passages.length : 1,
+    memo: new Map(),
+  };
+}
+
+/** Documents are immutable once ingested: their indexes are kept, least recently used dropped. */
+const cache = new Map<string, DocIndex>();
+const CACHE_SIZE = 64;
+
+export function indexFor(doc: EngineDocument): DocIndex {
+  const key = `${doc.fileId}:${doc.pages.length}`;
+  const hit = cache.get(key);
+  if (hit) {
+    cache.delete(key);
+    cache.set(key, hit);
+    // Membership (primary, role, effectiveAt) differs per bundle: keep the caller's.
+    return hit.doc === doc ? hit : { ...hit, doc };
+  }
+  const index = buildIndex(doc);
+  cache.set(key, index);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return index;
+}

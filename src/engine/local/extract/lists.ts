@@ -1,0 +1,98 @@
+import { citeWords, locateQuote } from '../../citations.ts';
+import type { Citation } from '../../types.ts';
+import { labelScore, topPassages } from '../retrieval.ts';
+import type { Context } from './common.ts';
+
+export interface ListOption {
+  items: string[];
+  score: number;
+  citations: Citation[];
+}
+
+const DESCRIPTOR =
+  /,?\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}(?:corporation|company|partnership|limited|llc|bank|association|entity|individual|resident|trust|organization|organisation)\b.*$|,\s*(?:with|having|whose|located|organized|organised|incorporated|residing|doing business|its|and its)\b.*$|,?\s+(?:with|having)\s+(?:its|a|offices)\b.*$/i;
+
+/** "by and between A (\"X\") and B, a Delaware corporation" → ["A", "B"]. */
+function enumerate(text: string): string[] {
+  const m = text.match(/\b(?:between|among|amongst)\b\s*:?\s*(.*)$/is);
+  if (!m) return [];
+  let rest = m[1]!;
+  // Definitions and addresses in parentheses go first; they hold commas and "and"s.
+  for (let i = 0; i < 3; i++) rest = rest.replace(/\([^()]*\)/g, ' ');
+  rest = rest.replace(/[“”"][^“”"]*[“”"]/g, ' ');
+  const cut = rest.search(
+    /\.\s+[A-Z]|\b(?:WHEREAS|RECITALS|witnesseth|dated|effective|for the purpose|in connection|pursuant|with respect|relating to|regarding|concerning)\b/i,
+  );
+  if (cut > 0) rest = rest.slice(0, cut);
+  const parts = rest.split(/\s*;\s*|,?\s+and\s+(?=[A-Z0-9“"])|,?\s+&\s+(?=[A-Z])/);
+  const items: string[] = [];
+  for (let p of parts) {
+    p = p
+      .replace(DESCRIPTOR, '')
+      .replace(/^\s*(?:and|the|each of|both)\s+/i, '')
+      .replace(/[\s,;:.]+$/, '')
+      .trim();
+    p = p.replace(/\s+,/g, ',');
+    if (!/^[A-Z0-9“"]/.test(p) || p.length < 2 || p.split(/\s+/).length > 10) continue;
+    if (/^(?:the\s+)?(?:parties|company|recipient|discloser|each|both|either)$/i.test(p)) continue;
+    items.push(p);
+  }
+  return items;
+}
+
+const BULLET = /^(?:[•●▪◦‣\-–*]|\(?[a-z0-9]{1,3}[.)])\s+/i;
+
+/** Every item a list question asks for: enumerations in prose, bullets, or a table column. */
+export function listOptions(ctx: Context): ListOption[] {
+  const out: ListOption[] = [];
+  const doc = ctx.index.doc;
+  for (const s of topPassages(ctx.index, ctx.scores, 8, ['sentence', 'line'])) {
+    const rel = s.score / (ctx.best || 1);
+    const items = dedupe(enumerate(s.passage.text));
+    if (items.length) {
+      const page = doc.pages[s.passage.page]!;
+      const citations = items
+        .map((i) => locateQuote(doc.fileId, page, i))
+        .filter((c): c is Citation => c !== null);
+      out.push({ items, score: 0.35 + 0.45 * rel + 0.1 * Math.min(items.length, 2), citations });
+    }
+  }
+  // A heading followed by bullet lines, or a table header with cells below it.
+  for (const layout of ctx.index.layouts) {
+    layout.lines.forEach((line, li) => {
+      for (const seg of line.segments) {
+        const label = labelScore(seg.text, ctx.query);
+        if (label < 0.4) continue;
+        const items: string[] = [];
+        const cites: Citation[] = [];
+        for (let l = li + 1; l < layout.lines.length && items.length < 50; l++) {
+          const next = layout.lines[l]!;
+          const cell = next.segments.find(
+            (x) => Math.min(x.box[2], seg.box[2]) - Math.max(x.box[0], seg.box[0]) > 0,
+          );
+          if (!cell) break;
+          const text = cell.text.replace(BULLET, '').trim();
+          if (!text || (line.segments.length === 1 && !BULLET.test(cell.text))) break;
+          items.push(text);
+          const c = citeWords(doc.fileId, layout.page, cell.words);
+          if (c) cites.push(c);
+        }
+        if (items.length >= 2) out.push({ items: dedupe(items), score: 0.3 + 0.5 * label, citations: cites });
+      }
+    });
+  }
+  return out.sort((a, b) => b.score - a.score);
+}
+
+function dedupe(items: string[]): string[] {
+  const seen = new Set<string>();
+  return items.filter((i) => {
+    const k = i
+      .toUpperCase()
+      .replace(/[^A-Z0-9]+/g, ' ')
+      .trim();
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}

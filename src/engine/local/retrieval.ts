@@ -1,0 +1,151 @@
+import { type Segment, segmentBelow } from '../text/layout.ts';
+import { contentStems } from '../text/tokenize.ts';
+import type { DocIndex, Passage } from './doc-index.ts';
+import type { Query } from './query.ts';
+
+const K1 = 1.2;
+const B = 0.75;
+
+export interface Scored {
+  passage: Passage;
+  score: number;
+}
+
+/** BM25 over the document's passages with weighted query terms, plus a coverage boost. */
+export function scorePassages(index: DocIndex, query: Query): Float64Array {
+  const n = index.passages.length;
+  const out = new Float64Array(n);
+  const idf = new Map<string, number>();
+  for (const [t] of query.weights) {
+    const df = index.df.get(t) ?? 0;
+    idf.set(t, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+  }
+  const promptTerms = new Set(query.terms);
+  for (const p of index.passages) {
+    let s = 0;
+    let covered = 0;
+    const len = p.stems.length || 1;
+    for (const [t, w] of query.weights) {
+      const f = p.tf.get(t);
+      if (!f) continue;
+      s += w * idf.get(t)! * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * len) / index.avgLength)));
+      if (promptTerms.has(t)) covered++;
+    }
+    // Passages holding more of the prompt's distinct words beat ones repeating one word.
+    if (promptTerms.size > 1) s *= 1 + covered / promptTerms.size;
+    out[p.id] = s;
+  }
+  return out;
+}
+
+export function topPassages(
+  index: DocIndex,
+  scores: Float64Array,
+  k: number,
+  kinds?: Passage['kind'][],
+): Scored[] {
+  const list: Scored[] = [];
+  for (const p of index.passages) {
+    if (scores[p.id]! > 0 && (!kinds || kinds.includes(p.kind)))
+      list.push({ passage: p, score: scores[p.id]! });
+  }
+  list.sort((a, b) => b.score - a.score);
+  return list.slice(0, k);
+}
+
+/**
+ * How much a short piece of text reads like a label for the asked field: the weighted share
+ * of its words that are query words ("Gross Amount", "Flight Dates:", "Invoice #").
+ */
+export function labelScore(text: string, query: Query): number {
+  const stems = contentStems(text);
+  if (stems.length === 0 || stems.length > 8) return 0;
+  let hit = 0;
+  for (const s of stems) hit += query.weights.get(s) ?? 0;
+  const promptHits = stems.filter((s) => query.weights.get(s) === 1).length;
+  if (promptHits === 0) return 0;
+  return Math.min(1, hit / stems.length) * Math.min(1, promptHits / Math.min(2, query.terms.length || 1));
+}
+
+/** Where a candidate value sits: page, the unit it was read from and its word positions. */
+export interface Located {
+  page: number;
+  unit: Passage;
+  /** Positions in unit.words. */
+  from: number;
+  to: number;
+}
+
+export interface Evidence {
+  /** Relevance of the text around the value, 0-1 relative to the best passage of the document. */
+  relevance: number;
+  /** A label naming the field sits just before the value, left of it or above it. */
+  label: number;
+  /** Query words close to the value in its sentence. */
+  proximity: number;
+}
+
+/**
+ * Scores the evidence for a value found at `at`: the relevance of its sentence or line,
+ * a label to its left on the line or above it, and query words near it.
+ */
+export function evidenceFor(
+  index: DocIndex,
+  query: Query,
+  scores: Float64Array,
+  best: number,
+  at: Located,
+): Evidence {
+  const unit = at.unit;
+  let rel = scores[unit.id]!;
+  const layout = index.layouts[at.page]!;
+  const line = layout.lines[unit.line]!;
+  let label = 0;
+  if (unit.kind === 'segment') {
+    const lineP = index.passages.find((p) => p.kind === 'line' && p.page === at.page && p.line === unit.line);
+    if (lineP) rel = Math.max(rel, scores[lineP.id]! * 0.9);
+    const segs = line.segments;
+    const k = segs.findIndex((s) => s.words[0] === unit.words[0]);
+    // The label left of the value on the same line, or the value's own segment prefix.
+    if (k > 0) label = Math.max(label, labelScore(segs[k - 1]!.text, query));
+    if (k > 1) label = Math.max(label, 0.6 * labelScore(segs[k - 2]!.text, query));
+    // A header above the value (table column or form box).
+    const above = segmentAbove(index, at.page, segs[k] ?? null);
+    if (above) label = Math.max(label, 0.85 * labelScore(above.text, query));
+  }
+  // Words before the value within its own unit ("Invoice # 123", "governed by the laws of").
+  const page = index.doc.pages[at.page]!;
+  const prefix = unit.words
+    .slice(Math.max(0, at.from - 4), at.from)
+    .map((w) => page.words[w]!.text)
+    .join(' ');
+  if (prefix) label = Math.max(label, 0.9 * labelScore(prefix, query));
+  // Proximity: distance in words to the nearest prompt term in the unit.
+  let nearest = Number.POSITIVE_INFINITY;
+  for (let k = 0; k < unit.stems.length; k++) {
+    if (query.weights.get(unit.stems[k]!) !== 1) continue;
+    const pos = unit.stemAt[k]!;
+    const d = pos < at.from ? at.from - pos : pos > at.to ? pos - at.to : 0;
+    if (d < nearest) nearest = d;
+  }
+  const proximity = Number.isFinite(nearest) ? 1 / (1 + nearest / 6) : 0;
+  return { relevance: best > 0 ? Math.min(1, rel / best) : 0, label, proximity };
+}
+
+function segmentAbove(index: DocIndex, page: number, seg: Segment | null): Segment | null {
+  if (!seg) return null;
+  const layout = index.layouts[page]!;
+  for (let l = seg.line - 1; l >= Math.max(0, seg.line - 2); l--) {
+    for (const s of layout.lines[l]!.segments) {
+      const below = segmentBelow(layout, s);
+      if (below === seg) return s;
+    }
+  }
+  return null;
+}
+
+export function maxScore(scores: Float64Array): number {
+  let m = 0;
+  for (const s of scores) if (s > m) m = s;
+  return m;
+}

@@ -1,0 +1,57 @@
+import { stemmer } from 'stemmer';
+
+/** Words that carry no evidence on their own: question words, auxiliaries, articles. */
+export const STOPWORDS: ReadonlySet<string> = new Set(
+  (
+    'a an the of to in on at by for from with as is are was were be been being am do does did ' +
+    "this that these those it its it's there their them they he she his her we our you your i me my " +
+    'and or nor but if then than so such any all each every some which who whom whose what when where why how ' +
+    'can could shall should will would may might must has have had having not no yes ' +
+    'please give tell state stated list find answer document documents agreement page pages ' +
+    'e.g eg ie i.e about into onto upon per via one only also'
+  ).split(/\s+/),
+);
+
+/** Question words and frames that say what kind of answer is wanted, not what to look for. */
+const QUESTION_NOISE: ReadonlySet<string> = new Set(
+  'what which who whom whose when where why how many much long does do is are was were'.split(' '),
+);
+
+const stemCache = new Map<string, string>();
+
+/** Porter stem of a lower-cased word, memoised (the same few thousand words recur). */
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = /^[a-z]+$/.test(word) && word.length > 3 ? stemmer(word) : word;
+    if (stemCache.size > 50_000) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+/** Lower-cased alphanumeric pieces of a text; `#` is kept as a token since forms use it as "number". */
+export function rawTokens(text: string): string[] {
+  return text.toLowerCase().match(/[a-z0-9]+(?:['’][a-z]+)?|#/g) ?? [];
+}
+
+/** Stemmed content tokens of a text, stopwords dropped. */
+export function contentStems(text: string): string[] {
+  const out: string[] = [];
+  for (const t of rawTokens(text)) {
+    const w = t.replace(/['’]s$/, '');
+    if (STOPWORDS.has(w) || QUESTION_NOISE.has(w)) continue;
+    out.push(stem(w));
+  }
+  return out;
+}
+
+/** Normalised form for comparing strings: upper case, letters and digits, single spaces. */
+export function normalizeLoose(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toUpperCase()
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
+}
