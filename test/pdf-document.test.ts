@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import {
   openPdf,
+  type PageImage,
   PdfOpenError,
   PdfPasswordError,
   type RenderedPage,
@@ -14,6 +15,7 @@ import {
   encryptPdf,
   makeImagePdf,
   makeLargeTextPdf,
+  makePicturePdf,
   makeScannedPageJpeg,
   makeTextPdf,
 } from './fixtures/pdf.ts';
@@ -271,6 +273,117 @@ describe('PdfDocument on generated PDFs', () => {
   });
 });
 
+/** The bounding box of the pixels of roughly this colour, as fractions of the render. */
+function colourBox(page: RenderedPage, rgb: [number, number, number]): PageImage['box'] | null {
+  let [x0, y0, x1, y1] = [Number.POSITIVE_INFINITY, Number.POSITIVE_INFINITY, -1, -1];
+  for (let y = 0; y < page.height; y++) {
+    for (let x = 0; x < page.width; x++) {
+      const at = (y * page.width + x) * page.channels;
+      if (rgb.every((c, i) => Math.abs(page.data[at + i]! - c) < 40)) {
+        x0 = Math.min(x0, x);
+        y0 = Math.min(y0, y);
+        x1 = Math.max(x1, x + 1);
+        y1 = Math.max(y1, y + 1);
+      }
+    }
+  }
+  if (x1 < 0) return null;
+  return [x0 / page.width, y0 / page.height, x1 / page.width, y1 / page.height];
+}
+
+function expectBox(actual: PageImage['box'] | undefined, expected: number[], tolerance: number): void {
+  expect(actual).toBeDefined();
+  for (let i = 0; i < 4; i++)
+    expect(Math.abs(actual![i]! - expected[i]!), `${actual} vs ${expected}`).toBeLessThan(tolerance);
+}
+
+const RED: [number, number, number] = [255, 0, 0];
+const BLUE: [number, number, number] = [0, 0, 255];
+const GREEN: [number, number, number] = [0, 160, 0];
+
+describe('PdfDocument image objects', () => {
+  it('boxes pictures where they are painted, through nested forms, without rules, bullets or duplicates', async () => {
+    const doc = await openPdf(
+      makePicturePdf([
+        {
+          lines: ['Quarterly report with a chart and a logo'],
+          images: [
+            { rect: [72, 500, 200, 150] },
+            { rect: [72, 500, 200, 150] }, // the same picture painted twice
+            { rect: [300, 100, 250, 200], forms: 2, color: BLUE },
+            { rect: [72, 400, 468, 2] }, // a rule
+            { rect: [72, 300, 6, 6] }, // a bullet
+            { rect: [500, 700, 200, 200], color: GREEN }, // runs off the top-right corner
+            { rect: [700, 100, 100, 100] }, // wholly off the page
+          ],
+        },
+        { lines: ['A page of text and nothing else'], images: [] },
+      ]),
+    );
+    try {
+      const images = doc.images(0);
+      expect(images).toHaveLength(3);
+      const [a, b, c] = images.map((i) => i.box);
+      expectBox(a, [72 / 612, (792 - 650) / 792, 272 / 612, (792 - 500) / 792], 1e-4);
+      expectBox(b, [300 / 612, (792 - 300) / 792, 550 / 612, (792 - 100) / 792], 1e-4);
+      expectBox(c, [500 / 612, 0, 1, 92 / 792], 1e-4);
+      expect(doc.images(1)).toEqual([]);
+      // The same places PDFium paints them, to within a pixel at 100 dpi.
+      const page = doc.render(0, { dpi: 100 });
+      const px = 1.5 / page.width;
+      expectBox(colourBox(page, BLUE)!, b!, px);
+      expectBox(colourBox(page, GREEN)!, c!, px);
+      expect(doc.text(0)).toBe('Quarterly report with a chart and a logo');
+    } finally {
+      doc.close();
+    }
+  });
+
+  it.each([0, 90, 180, 270] as const)(
+    'applies /Rotate %i and the crop box to picture boxes, as rendered',
+    async (rotate) => {
+      const doc = await openPdf(
+        makePicturePdf([
+          {
+            rotate,
+            cropBox: [36, 50, 576, 760],
+            images: [
+              { rect: [72, 500, 200, 150] },
+              { rect: [300, 100, 250, 200], forms: 1, color: BLUE },
+              { rect: [150, 150, 100, 100], angle: 30, color: GREEN },
+            ],
+          },
+        ]),
+      );
+      try {
+        const images = doc.images(0).map((i) => i.box);
+        expect(images).toHaveLength(3);
+        const page = doc.render(0, { dpi: 100 });
+        const px = 1.5 / Math.min(page.width, page.height);
+        expectBox(colourBox(page, RED)!, images[0]!, px);
+        expectBox(colourBox(page, BLUE)!, images[1]!, px);
+        // A turned picture: the box is its upright envelope.
+        expectBox(colourBox(page, GREEN)!, images[2]!, px);
+        if (rotate === 90) {
+          // Turned a quarter clockwise: the picture's top edge (y 650) is now its right edge.
+          expectBox(images[0], [(500 - 50) / 710, (72 - 36) / 540, (650 - 50) / 710, (272 - 36) / 540], 1e-4);
+        }
+      } finally {
+        doc.close();
+      }
+    },
+  );
+
+  it('sees a scan as one picture covering the page', async () => {
+    const doc = await openPdf(await makeImagePdf([await makeScannedPageJpeg(['PURCHASE ORDER 4471'])]));
+    try {
+      expect(doc.images(0)).toEqual([{ box: [0, 0, 1, 1] }]);
+    } finally {
+      doc.close();
+    }
+  });
+});
+
 describe('PdfDocument at scale', () => {
   it('keeps WASM memory flat over two passes of a 1,000-page document', async () => {
     const pdfium = await getPdfium();
@@ -306,7 +419,17 @@ describe('PdfDocument at scale', () => {
       started = performance.now();
       for (let i = 0; i < doc.pageCount; i++) doc.words(i);
       const words = (performance.now() - started) / doc.pageCount;
-      console.log(`PDFium: render 150 dpi ${render.toFixed(1)} ms/page, words ${words.toFixed(2)} ms/page`);
+      let images = 0;
+      for (let i = 0; i < doc.pageCount; i++) {
+        doc.words(i); // the page is loaded, as after rendering it
+        started = performance.now();
+        doc.images(i);
+        images += performance.now() - started;
+      }
+      console.log(
+        `PDFium: render 150 dpi ${render.toFixed(1)} ms/page, words ${words.toFixed(2)} ms/page, ` +
+          `images ${(images / doc.pageCount).toFixed(3)} ms/page`,
+      );
     } finally {
       doc.close();
     }

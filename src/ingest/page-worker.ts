@@ -21,6 +21,8 @@ export interface PageOutput {
   embedding: Uint8Array;
   words: { text: string; box: [number, number, number, number] }[];
   text: string;
+  /** Pictures on the page (image objects; an uploaded image is one covering the page). */
+  images: { box: [number, number, number, number] }[];
   /** Present when the page has no usable text layer: a sharper image for OCR. */
   ocrImage?: { data: Uint8Array; width: number; height: number; dpi: number };
 }
@@ -72,6 +74,7 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
   const embedding = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, ...RGB }), 80);
   const words = doc.words(task.index);
   const text = doc.text(task.index);
+  const images = doc.images(task.index);
   const out: PageOutput = {
     width: size.width,
     height: size.height,
@@ -80,6 +83,7 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
     embedding,
     words,
     text,
+    images,
   };
   if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
     const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE, ...RGB });
@@ -122,6 +126,7 @@ async function image(task: Extract<PageTask, { op: 'image' }>): Promise<PageOutp
     embedding,
     words: [],
     text: '',
+    images: [{ box: [0, 0, 1, 1] }],
     ocrImage: { data: ocr, width, height, dpi: 150 },
   };
 }

@@ -10,6 +10,8 @@ import type { PageOutput } from './page-worker.ts';
 
 export type StoredPage = Omit<PageOutput, 'ocrImage'> & { page: number; ocr: boolean };
 
+const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
+
 const views = (r: StoredPage) => [
   { row: 'pdf' as const, bytes: r.pdf, type: 'application/pdf' },
   { row: 'jpg' as const, bytes: r.jpg, type: 'image/jpeg' },
@@ -45,7 +47,8 @@ export async function storePages(
         width: r.width,
         height: r.height,
         text: r.text,
-        words: r.words.map((x) => [x.text, ...x.box.map((v) => Math.round(v * 10_000) / 10_000)]),
+        words: r.words.map((x) => [x.text, ...x.box.map(round4)]),
+        images: r.images.map((x) => ({ box: x.box.map(round4) })),
         ocr: r.ocr,
         created_at: now,
       });

@@ -21,6 +21,8 @@ export interface PageRow {
   height: number;
   text: string;
   words: unknown;
+  /** `[{ box: [xmin, ymin, xmax, ymax] }]`, fractions of the displayed page. */
+  images: unknown;
   ocr: boolean;
   created_at: number;
 }
@@ -38,10 +40,20 @@ export async function insertItems(q: Queryable, items: readonly FileItemRow[]): 
 /** Returns false when the page already exists (a resumed job must not store or charge it twice). */
 export async function insertPage(q: Queryable, p: PageRow): Promise<boolean> {
   const rows = await q.query(
-    `INSERT INTO file_pages (file_id, page, width, height, text, words, ocr, tsv, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, to_tsvector('english', $5), $8)
+    `INSERT INTO file_pages (file_id, page, width, height, text, words, images, ocr, tsv, created_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_tsvector('english', $5), $9)
      ON CONFLICT (file_id, page) DO NOTHING RETURNING page`,
-    [p.file_id, p.page, p.width, p.height, p.text, JSON.stringify(p.words), p.ocr, p.created_at],
+    [
+      p.file_id,
+      p.page,
+      p.width,
+      p.height,
+      p.text,
+      JSON.stringify(p.words),
+      JSON.stringify(p.images),
+      p.ocr,
+      p.created_at,
+    ],
   );
   return rows.length === 1;
 }

@@ -1,3 +1,4 @@
+import { type PageImage, readImageObjects } from './image-objects.ts';
 import {
   FPDF_ERR_FILE,
   FPDF_ERR_FORMAT,
@@ -8,6 +9,7 @@ import {
 } from './pdfium.ts';
 import { readTextLayer, type TextLayer, type Word } from './text-layer.ts';
 
+export type { PageImage } from './image-objects.ts';
 export type { Word } from './text-layer.ts';
 
 /** The document needs a password we were not given (or the one given is wrong). */
@@ -53,6 +55,11 @@ export interface PdfDocument {
   text(index: number): string;
   /** Characters in the page's text layer: 0 for a scanned page that needs OCR. */
   charCount(index: number): number;
+  /**
+   * Where the page's image objects (also inside form XObjects) are drawn, as fractions of
+   * the displayed page; tiny ones (rules, bullets) left out. A scan is one full-page image.
+   */
+  images(index: number): PageImage[];
   /** A standalone one-page PDF with the page's resources, never encrypted. */
   extractPage(index: number): Uint8Array;
   close(): void;
@@ -196,6 +203,10 @@ class OpenDocument implements PdfDocument {
 
   charCount(index: number): number {
     return this.#layer(index).charCount;
+  }
+
+  images(index: number): PageImage[] {
+    return readImageObjects(this.#h.pdfium, this.#page(index));
   }
 
   extractPage(index: number): Uint8Array {

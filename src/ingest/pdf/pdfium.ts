@@ -62,6 +62,13 @@ export interface PdfiumExports {
   FPDFText_IsGenerated(textPage: number, index: number): number;
   FPDFText_GetLooseCharBox(textPage: number, index: number, rectF: number): number;
   FPDFText_GetCharBox(textPage: number, index: number, l: number, r: number, b: number, t: number): number;
+  FPDFPage_CountObjects(page: number): number;
+  FPDFPage_GetObject(page: number, index: number): number;
+  FPDFPageObj_GetType(object: number): number;
+  /** Writes an FS_MATRIX (six floats a, b, c, d, e, f). */
+  FPDFPageObj_GetMatrix(object: number, matrix: number): number;
+  FPDFFormObj_CountObjects(form: number): number;
+  FPDFFormObj_GetObject(form: number, index: number): number;
   PDFiumExt_OpenFileWriter(): number;
   PDFiumExt_SaveAsCopy(doc: number, writer: number): number;
   PDFiumExt_GetFileWriterSize(writer: number): number;
@@ -87,6 +94,10 @@ export interface PdfiumExports {
     f: number,
   ): void;
 }
+
+/** FPDFPageObj_GetType values. */
+export const FPDF_PAGEOBJ_IMAGE = 3;
+export const FPDF_PAGEOBJ_FORM = 5;
 
 /** FPDF_GetLastError codes. */
 export const FPDF_ERR_FILE = 2;
