@@ -32,7 +32,7 @@ export interface DocIndex {
   memo: Map<string, unknown>;
 }
 
-const MAX_SENTENCE_WORDS = 70;
+const MAX_SENTENCE_WORDS = 150;
 
 export function buildIndex(doc: EngineDocument): DocIndex {
   const layouts = doc.pages.map(layoutPage);

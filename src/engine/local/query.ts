@@ -16,7 +16,7 @@ const SYNONYM_GROUPS: readonly string[][] = [
   ['number', 'no', 'num', '#', 'id', 'reference', 'ref', 'code'],
   ['start', 'begin', 'beginning', 'commence', 'from', 'first'],
   ['end', 'ending', 'expiration', 'expiry', 'until', 'through', 'last', 'to'],
-  ['flight', 'air', 'airing', 'broadcast', 'schedule', 'dates'],
+  ['flight', 'air', 'airing', 'broadcast', 'schedule', 'dates', 'period', 'run'],
   ['signature', 'signed', 'sign', 'executed'],
   ['address', 'located', 'location', 'office'],
   ['percent', 'percentage', 'rate', '%'],
@@ -61,8 +61,11 @@ export function analyzeQuery(prompt: string): Query {
     .replace(/\((?:e\.g\.|for example|eg)[^)]*\)/g, ' ')
     .replace(/\bleave (?:it )?(?:empty|blank)[^.?]*[.?]?/g, ' ')
     .replace(/\byyyy-mm-dd\b/g, ' ');
-  const terms = contentStems(core);
+  // Words in parentheses clarify the question; the words outside it name what is asked.
+  const head = core.replace(/\([^)]*\)/g, ' ');
+  const terms = contentStems(head);
   const weights = new Map<string, number>();
+  for (const t of contentStems(core)) weights.set(t, 0.8);
   for (const t of terms) weights.set(t, 1);
   for (const t of terms) {
     for (const s of SYNONYMS.get(t) ?? []) if (!weights.has(s)) weights.set(s, 0.35);
@@ -93,7 +96,10 @@ function answerKind(q: string): AnswerKind {
     return 'duration';
   if (/\bwhen\b|\bdate\b|\bday\b/.test(q)) return 'date';
   if (/\bhow much\b|\bamount\b|\bprice\b|\bcost\b|\btotal\b|\bfee\b|\$|\bdollars?\b/.test(q)) return 'money';
-  if (/\bnumber\b|#|\bno\.|\bid\b|\bcode\b|\breference\b/.test(q) && !/\bhow many\b|\bnumber of\b/.test(q)) {
+  if (
+    /\bnumber\b|#|\bno\.|\bid\b|\bcode\b|\breference\b/.test(q) &&
+    !/\bhow many\b|\bnumber of (?!this|the|that|its|each)\w/.test(q)
+  ) {
     return 'identifier';
   }
   if (

@@ -64,7 +64,7 @@ export function labelScore(text: string, query: Query): number {
   for (const s of stems) hit += query.weights.get(s) ?? 0;
   const promptHits = stems.filter((s) => query.weights.get(s) === 1).length;
   if (promptHits === 0) return 0;
-  return Math.min(1, hit / stems.length) * Math.min(1, promptHits / Math.min(2, query.terms.length || 1));
+  return Math.min(1, hit / stems.length) * Math.min(1, 0.6 + 0.4 * (promptHits - 1));
 }
 
 /** Where a candidate value sits: page, the unit it was read from and its word positions. */
@@ -107,7 +107,14 @@ export function evidenceFor(
     const segs = line.segments;
     const k = segs.findIndex((s) => s.words[0] === unit.words[0]);
     // The label left of the value on the same line, or the value's own segment prefix.
-    if (k > 0) label = Math.max(label, labelScore(segs[k - 1]!.text, query));
+    if (k > 0) {
+      label = Math.max(label, labelScore(segs[k - 1]!.text, query));
+      // A label run together with other text on its left ("REMIT TO ... Advertiser").
+      const left = segs[k - 1]!.text.split(' ');
+      for (let n = 1; n <= Math.min(3, left.length - 1); n++) {
+        label = Math.max(label, 0.9 * labelScore(left.slice(-n).join(' '), query));
+      }
+    }
     if (k > 1) label = Math.max(label, 0.6 * labelScore(segs[k - 2]!.text, query));
     // A header above the value (table column or form box).
     const above = segmentAbove(index, at.page, segs[k] ?? null);

@@ -15,14 +15,14 @@ export function dateOptions(ctx: Context): Option[] {
   const options: Option[] = [];
   for (const c of dateCandidates(ctx.index)) {
     let score = evidenceScore(evidence(ctx, c)) + positionPrior(ctx, c.at.page);
-    if (want && c.value.role !== 'single') score += c.value.role === want ? 0.12 : -0.25;
+    if (want && c.value.role !== 'single') score += c.value.role === want ? 0.2 : -0.25;
     options.push({ value: c.value.iso, score, citations: cite(ctx, c), text: c.text });
   }
   const merged = mergeOptions(options);
   // Without a range in the text, "first"/"last" still orders dates of equal evidence.
   if (want && merged.length > 1) {
     const top = merged[0]!.score;
-    const close = merged.filter((o) => o.score >= top - 0.03);
+    const close = merged.filter((o) => o.score >= top - 0.08);
     if (close.length > 1) {
       close.sort((a, b) =>
         want === 'start'

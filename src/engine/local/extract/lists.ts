@@ -21,10 +21,10 @@ function enumerate(text: string): string[] {
   for (let i = 0; i < 3; i++) rest = rest.replace(/\([^()]*\)/g, ' ');
   rest = rest.replace(/[“”"][^“”"]*[“”"]/g, ' ');
   const cut = rest.search(
-    /\.\s+[A-Z]|\b(?:WHEREAS|RECITALS|witnesseth|dated|effective|for the purpose|in connection|pursuant|with respect|relating to|regarding|concerning)\b/i,
+    /(?<!\b[A-Z])\.\s+[A-Z]|\b(?:WHEREAS|RECITALS|witnesseth|dated|effective|for the purpose|in connection|pursuant|with respect|relating to|regarding|concerning)\b/i,
   );
   if (cut > 0) rest = rest.slice(0, cut);
-  const parts = rest.split(/\s*;\s*|,?\s+and\s+(?=[A-Z0-9“"])|,?\s+&\s+(?=[A-Z])/);
+  const parts = rest.split(/\s*;\s*|,?\s+and\s+/);
   const items: string[] = [];
   for (let p of parts) {
     p = p
@@ -34,7 +34,16 @@ function enumerate(text: string): string[] {
       .trim();
     p = p.replace(/\s+,/g, ',');
     if (!/^[A-Z0-9“"]/.test(p) || p.length < 2 || p.split(/\s+/).length > 10) continue;
-    if (/^(?:the\s+)?(?:parties|company|recipient|discloser|each|both|either)$/i.test(p)) continue;
+    if (/^(?:the\s+)?(?:parties|company|recipient|discloser|each|both|either|me|you|us|we|i)$/i.test(p))
+      continue;
+    // A name: capitalised words, apart from connectors and corporate suffixes.
+    const words = p.split(/\s+/);
+    const named = words.filter(
+      (w) =>
+        /^[A-Z0-9“"&(]/.test(w) ||
+        /^(?:of|the|and|for|de|du|la|von|van|da|&|co\.?|inc\.?|l\.?p\.?)$/i.test(w),
+    );
+    if (named.length < words.length) continue;
     items.push(p);
   }
   return items;
@@ -46,8 +55,16 @@ const BULLET = /^(?:[•●▪◦‣\-–*]|\(?[a-z0-9]{1,3}[.)])\s+/i;
 export function listOptions(ctx: Context): ListOption[] {
   const out: ListOption[] = [];
   const doc = ctx.index.doc;
-  for (const s of topPassages(ctx.index, ctx.scores, 8, ['sentence', 'line'])) {
-    const rel = s.score / (ctx.best || 1);
+  // Enumerations of parties open a document: its first sentences naming "between"/"among" count too.
+  const opening = ctx.index.units
+    .filter((u) => u.kind === 'sentence' && u.page < 2 && /\b(?:between|among|amongst)\b/i.test(u.text))
+    .slice(0, 4)
+    .map((passage) => ({ passage, score: ctx.scores[passage.id]! }));
+  const seen = new Set<number>();
+  for (const s of [...topPassages(ctx.index, ctx.scores, 8, ['sentence', 'line']), ...opening]) {
+    if (seen.has(s.passage.id)) continue;
+    seen.add(s.passage.id);
+    const rel = s.score / (ctx.best || 1) + (s.passage.page === 0 ? 0.15 : 0);
     const items = dedupe(enumerate(s.passage.text));
     if (items.length) {
       const page = doc.pages[s.passage.page]!;

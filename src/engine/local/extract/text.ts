@@ -28,7 +28,9 @@ export function valueCandidates(ctx: Context): Candidate<string>[] {
     if (unit.kind === 'segment') out.push(candidate(unit, 0, words.length - 1, words));
     for (let k = 1; k <= Math.min(MAX_LABEL_WORDS, words.length - 1); k++) {
       const prefix = words.slice(0, k).join(' ');
-      if (labelScore(prefix, ctx.query) > 0.3 || (/[:#]$/.test(prefix) && k <= 3)) {
+      // A label inside a cell ends with ":" or "#", or is followed by a number ("Invoice 123").
+      const delimited = /[:#]$/.test(prefix) || /\d/.test(words[k]!);
+      if (delimited && (labelScore(prefix, ctx.query) > 0.3 || k <= 3)) {
         out.push(candidate(unit, k, words.length - 1, words));
       }
     }
@@ -77,6 +79,26 @@ function identifierOptions(ctx: Context): Option[] {
   return mergeOptions(options, (v) => String(v).toUpperCase());
 }
 
+/** Words forms print as field labels; a value made of them is another field's label. */
+const FORM_LABEL_WORDS = new Set(
+  (
+    'date dates original revision rev code number no name type ref reference total amount page order contract ' +
+    'invoice estimate product agency billing bill account period terms term description id status phone fax ' +
+    'email address contact buyer seller salesperson office region station property market demo calendar cycle ' +
+    'start end time length rate gross net spots week weeks line special handling remarks comments alt deal ' +
+    'to from by of and / # print advertiser client brand schedule flight'
+  ).split(' '),
+);
+
+function looksLikeLabel(text: string): boolean {
+  const tokens = text
+    .toLowerCase()
+    .split(/[^a-z0-9#/]+/)
+    .filter(Boolean);
+  if (tokens.length === 0) return true;
+  return tokens.filter((t) => FORM_LABEL_WORDS.has(t)).length / tokens.length >= 0.6;
+}
+
 const ENTITY_STOP =
   /^(?:date|dates|phone|fax|email|address|page|total|amount|invoice|order|contract|none|n\/a)\b/i;
 
@@ -85,9 +107,20 @@ function entityOptions(ctx: Context): Option[] {
   for (const c of valueCandidates(ctx)) {
     let words = c.value.split(' ');
     if (words.length > 14) words = words.slice(0, 14);
-    const text = words.join(' ').replace(/^[:#\-–\s]+|[\s,;:]+$/g, '');
+    // A trailing account code in parentheses ("Name (112369)") is not part of the name.
+    const text = words
+      .join(' ')
+      .replace(/^[:#\-–\s]+|[\s,;:]+$/g, '')
+      .replace(/\s*\(\d+\)$/, '');
     const letters = (text.match(/\p{L}/gu) ?? []).length;
-    if (letters < 2 || letters < text.length * 0.4 || ENTITY_STOP.test(text)) continue;
+    if (
+      letters < 2 ||
+      letters < text.length * 0.4 ||
+      ENTITY_STOP.test(text) ||
+      /[:#]$/.test(text) ||
+      looksLikeLabel(text)
+    )
+      continue;
     const e = evidence(ctx, c);
     if (e.label < 0.25) continue;
     const n = narrow(c, c.at.from, c.at.from + words.length - 1, c.value.split(' '));
