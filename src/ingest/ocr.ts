@@ -41,12 +41,17 @@ export function recognize(
     await worker.setParameters({ user_defined_dpi: String(dpi) });
     const { data } = await worker.recognize(Buffer.from(image), {}, { blocks: true, text: true });
     const words: OcrWord[] = [];
+    // The page text is exactly the kept words, a line per line: every quote built from
+    // words is then verbatim page text (Tesseract's own text keeps words we dropped).
+    const lines: string[][] = [[]];
     for (const block of data.blocks ?? []) {
       for (const para of block.paragraphs) {
         for (const line of para.lines) {
+          if (lines.length && lines[lines.length - 1]!.length) lines.push([]);
           for (const w of line.words) {
             const text = w.text.trim();
             if (!text || w.confidence < 30) continue;
+            lines[lines.length - 1]!.push(text);
             words.push({
               text,
               box: [w.bbox.x0 / width, w.bbox.y0 / height, w.bbox.x1 / width, w.bbox.y1 / height],
@@ -56,7 +61,7 @@ export function recognize(
         }
       }
     }
-    return { words, text: (data.text ?? '').trim() };
+    return { words, text: lines.map((l) => l.join(' ')).join('\n').trim() };
   });
   queue = run.catch(() => {});
   return run;
