@@ -80,6 +80,12 @@ export function analyzeQuery(prompt: string): Query {
     /\bhow many (days|weeks|months|years)\b|\bin (days|weeks|months|years)\b|\b(percent|percentage)\b/,
   );
   const unitWord = unitMatch?.[1] ?? unitMatch?.[2] ?? (unitMatch?.[3] ? 'percent' : null);
+  // "How many months" names the answer's unit, not words to look for.
+  if (unitWord && unitWord !== 'percent') {
+    const u = stem(unitWord);
+    weights.delete(u);
+    for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === u) terms.splice(i, 1);
+  }
   return {
     prompt,
     weights,

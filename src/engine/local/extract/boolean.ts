@@ -3,6 +3,9 @@ import type { Citation } from '../../types.ts';
 import { topPassages } from '../retrieval.ts';
 import type { Context, Option } from './common.ts';
 
+/** The same bar a text answer must pass to be stated at all (answer-document NULL_BELOW). */
+const VALUE_FOUND = 0.42;
+
 const NEGATION =
   /\b(no|not|never|none|neither|nor|without|n\/a|shall not|does not|do not|is not|are not|will not|may not|cannot|can't|won't)\b/i;
 
@@ -14,7 +17,7 @@ const NEGATION =
 export function booleanOption(ctx: Context, valueOptions: Option[] | null): Option {
   if (valueOptions) {
     const top = valueOptions[0];
-    if (top && top.score >= 0.45) return { value: true, score: top.score, citations: top.citations };
+    if (top && top.score >= VALUE_FOUND) return { value: true, score: top.score, citations: top.citations };
     return {
       value: false,
       score: 0.55 - (top?.score ?? 0) * 0.5,
