@@ -86,13 +86,20 @@ export function analyzeQuery(prompt: string): Query {
     weights.delete(u);
     for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === u) terms.splice(i, 1);
   }
+  const kind = answerKind(core);
+  // Likewise "date" in a date question: every date field's label says it.
+  if (kind === 'date') {
+    const d = stem('date');
+    weights.set(d, 0.6);
+    for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === d) terms.splice(i, 1);
+  }
   return {
     prompt,
     weights,
     terms,
     rangeEnd,
     unit: unitWord as Query['unit'],
-    kind: answerKind(core),
+    kind,
     negated: /\b(not|never|without)\b/.test(core),
   };
 }

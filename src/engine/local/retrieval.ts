@@ -63,8 +63,10 @@ export function labelScore(text: string, query: Query): number {
   let hit = 0;
   for (const s of stems) hit += query.weights.get(s) ?? 0;
   const promptHits = stems.filter((s) => query.weights.get(s) === 1).length;
-  if (promptHits === 0) return 0;
-  return Math.min(1, hit / stems.length) * Math.min(1, 0.6 + 0.4 * (promptHits - 1));
+  const share = Math.min(1, hit / stems.length);
+  // A label in the document's own words ("Period" for flight dates) counts, at half strength.
+  if (promptHits === 0) return share >= 0.3 ? share * 0.5 : 0;
+  return share * Math.min(1, 0.6 + 0.4 * (promptHits - 1));
 }
 
 /** Where a candidate value sits: page, the unit it was read from and its word positions. */

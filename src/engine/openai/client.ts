@@ -93,7 +93,10 @@ export class ChatClient {
    */
   async complete(request: ChatRequest, signal?: AbortSignal): Promise<ChatResult> {
     const body = JSON.stringify(request);
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+    const headers: Record<string, string> = {
+      'content-type': 'application/json',
+      accept: 'application/json',
+    };
     if (this.#apiKey) headers.authorization = `Bearer ${this.#apiKey}`;
     const attempts = this.#opts.maxRetries + 1;
     let last: ModelServerError | null = null;
@@ -119,7 +122,10 @@ export class ChatClient {
             `the model server did not answer within ${this.#opts.timeoutMs} ms`,
           );
         }
-        last = new ModelServerError('network', `could not reach the model server (${this.#scrub(causeOf(err))})`);
+        last = new ModelServerError(
+          'network',
+          `could not reach the model server (${this.#scrub(causeOf(err))})`,
+        );
         askedWait = null;
         continue;
       } finally {
@@ -134,7 +140,12 @@ export class ChatClient {
       askedWait = retryAfterMs;
     }
     const tries = `${attempts} attempt${attempts === 1 ? '' : 's'}`;
-    throw new ModelServerError(last!.kind, `${last!.message} (gave up after ${tries})`, last!.status, last!.detail);
+    throw new ModelServerError(
+      last!.kind,
+      `${last!.message} (gave up after ${tries})`,
+      last!.status,
+      last!.detail,
+    );
   }
 
   #delay(attempt: number, asked: number | null): number {

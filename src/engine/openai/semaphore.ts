@@ -4,7 +4,8 @@ export class Semaphore {
   readonly #waiters: (() => void)[] = [];
 
   constructor(size: number) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError('semaphore size must be a positive integer');
+    if (!Number.isInteger(size) || size < 1)
+      throw new RangeError('semaphore size must be a positive integer');
     this.#free = size;
   }
 

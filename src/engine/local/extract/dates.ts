@@ -13,8 +13,14 @@ import {
 export function dateOptions(ctx: Context): Option[] {
   const want = ctx.query.rangeEnd;
   const options: Option[] = [];
-  for (const c of dateCandidates(ctx.index)) {
-    let score = evidenceScore(evidence(ctx, c)) + positionPrior(ctx, c.at.page);
+  const candidates = dateCandidates(ctx.index);
+  // Relevance relative to the best passage that holds a date: the clause that names the
+  // field often refers to a date written elsewhere ("effective as of the date first written above").
+  let bestWithDate = 0;
+  for (const c of candidates) bestWithDate = Math.max(bestWithDate, ctx.scores[c.at.unit.id]!);
+  const local = { ...ctx, best: Math.max(bestWithDate, ctx.best * 0.35) };
+  for (const c of candidates) {
+    let score = evidenceScore(evidence(local, c)) + positionPrior(ctx, c.at.page) - 0.04;
     if (want && c.value.role !== 'single') score += c.value.role === want ? 0.2 : -0.25;
     options.push({ value: c.value.iso, score, citations: cite(ctx, c), text: c.text });
   }
