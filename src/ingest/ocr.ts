@@ -61,7 +61,13 @@ export function recognize(
         }
       }
     }
-    return { words, text: lines.map((l) => l.join(' ')).join('\n').trim() };
+    return {
+      words,
+      text: lines
+        .map((l) => l.join(' '))
+        .join('\n')
+        .trim(),
+    };
   });
   queue = run.catch(() => {});
   return run;

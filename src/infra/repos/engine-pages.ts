@@ -29,17 +29,15 @@ export async function loadEnginePages(
   );
   for (const r of rows) {
     const words: PageWord[] = r.words.map((w) => ({ text: w[0], box: [w[1], w[2], w[3], w[4]] }));
-    out
-      .get(r.file_id)
-      ?.push({
-        page: r.page,
-        width: r.width,
-        height: r.height,
-        text: r.text,
-        words,
-        images: r.images ?? [],
-        ocr: r.ocr,
-      });
+    out.get(r.file_id)?.push({
+      page: r.page,
+      width: r.width,
+      height: r.height,
+      text: r.text,
+      words,
+      images: r.images ?? [],
+      ocr: r.ocr,
+    });
   }
   return out;
 }
