@@ -166,7 +166,9 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
         parts.push([r.end, 'end', r.index + at, r.index + r.text.length]);
       } else parts.push([r.start, 'single', r.index, r.index + r.text.length]);
       for (const [c, role, a, b] of parts) {
-        if (!c.isCertain('day') || !c.isCertain('month') || !c.isCertain('year')) continue;
+        // "4/28-5/4/2020": the start of a range takes its year from the end.
+        const yearKnown = c.isCertain('year') || (role === 'start' && r.end?.isCertain('year'));
+        if (!c.isCertain('day') || !c.isCertain('month') || !yearKnown) continue;
         const y = c.get('year')!;
         const mo = c.get('month')!;
         const d = c.get('day')!;

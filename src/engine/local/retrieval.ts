@@ -58,7 +58,8 @@ export function topPassages(
  * of its words that are query words ("Gross Amount", "Flight Dates:", "Invoice #").
  */
 export function labelScore(text: string, query: Query): number {
-  const stems = contentStems(text);
+  // Numbers beside a label ("05/31/20 Flight Dates") are values, not label words.
+  const stems = contentStems(text).filter((s) => !/^\d+$/.test(s));
   if (stems.length === 0 || stems.length > 8) return 0;
   let hit = 0;
   for (const s of stems) hit += query.weights.get(s) ?? 0;
