@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { inspect } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, SETTINGS } from '../src/infra/config.ts';
 import { ROOT } from './helpers/process.ts';
@@ -66,6 +67,49 @@ describe('settings', () => {
     expect(err!.message).toMatch(/ADMIN_TOKEN must be at least 16/);
     expect(err!.message).not.toContain('short-admin');
     expect(err!.message).not.toContain('hunter2');
+  });
+
+  it('engine settings: local by default, openai with its options, the key never shown', () => {
+    expect(loadConfig({}).engine).toEqual({ kind: 'local' });
+    const key = 'sk-config-test-0123456789';
+    const c = loadConfig({
+      ENGINE: 'openai',
+      OPENAI_BASE_URL: 'http://localhost:11434/v1/',
+      OPENAI_API_KEY: key,
+      OPENAI_MODEL: 'llama3.1',
+      OPENAI_VISION: 'true',
+      OPENAI_TIMEOUT_MS: '5000',
+      OPENAI_MAX_RETRIES: '0',
+      OPENAI_CONCURRENCY: '8',
+    });
+    expect(c.engine).toMatchObject({
+      kind: 'openai',
+      baseUrl: 'http://localhost:11434/v1',
+      model: 'llama3.1',
+      vision: true,
+      timeoutMs: 5000,
+      maxRetries: 0,
+      concurrency: 8,
+    });
+    expect(c.engine.kind === 'openai' && c.engine.apiKey).toBe(key);
+    expect(JSON.stringify(c)).not.toContain(key);
+    expect(inspect(c, { depth: 10 })).not.toContain(key);
+    const d = loadConfig({ ENGINE: 'openai', OPENAI_MODEL: 'gpt-4o-mini' }).engine;
+    expect(d).toMatchObject({ baseUrl: 'https://api.openai.com/v1', vision: false, timeoutMs: 60000 });
+    expect(d).toMatchObject({ maxRetries: 3, concurrency: 4, apiKey: null });
+
+    let err: ConfigError | null = null;
+    try {
+      loadConfig({ ENGINE: 'openai', OPENAI_BASE_URL: 'http://user:pw-secret@host/v1', OPENAI_API_KEY: key });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err!.problems).toHaveLength(2);
+    expect(err!.message).toMatch(/OPENAI_MODEL is required/);
+    expect(err!.message).toMatch(/OPENAI_BASE_URL must be/);
+    expect(err!.message).not.toContain('pw-secret');
+    expect(err!.message).not.toContain(key);
+    expect(() => loadConfig({ ENGINE: 'gpt' })).toThrow(/ENGINE="gpt" must be local or openai/);
   });
 
   it('the README documents every setting', () => {

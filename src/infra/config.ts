@@ -27,7 +27,23 @@ export interface Config {
   readonly sweepIntervalMs: number;
   readonly officeTimeoutMs: number;
   readonly renderDpi: number;
+  /** The answer engine runs use (decisions.md D5). */
+  readonly engine: EngineConfig;
 }
+
+export type EngineConfig =
+  | { kind: 'local' }
+  | {
+      kind: 'openai';
+      baseUrl: string;
+      /** Not enumerable: left out of JSON.stringify and util.inspect, so a logged config never shows it. */
+      apiKey: string | null;
+      model: string;
+      vision: boolean;
+      timeoutMs: number;
+      maxRetries: number;
+      concurrency: number;
+    };
 
 export type BlobConfig =
   | { kind: 'local'; rootDir: string }
@@ -166,6 +182,50 @@ export const SETTINGS: readonly SettingDoc[] = [
     description: 'A LibreOffice conversion running longer is killed and its job fails.',
   },
   { name: 'RENDER_DPI', defaultValue: '150', description: 'Resolution of the `jpg` page images.' },
+  {
+    name: 'ENGINE',
+    defaultValue: 'local',
+    description:
+      'Answer engine: `local` (offline retrieval and typed extraction, no model) or `openai` (any OpenAI-compatible chat-completions server: OpenAI, vLLM, Ollama, llama.cpp server).',
+  },
+  {
+    name: 'OPENAI_BASE_URL',
+    defaultValue: 'https://api.openai.com/v1',
+    description:
+      'Base address of the chat-completions server for `ENGINE=openai`, e.g. `http://localhost:11434/v1` for Ollama.',
+  },
+  {
+    name: 'OPENAI_API_KEY',
+    defaultValue: '(unset)',
+    description: 'Sent as `Authorization: Bearer`; unset sends no header (local servers). Never logged.',
+  },
+  {
+    name: 'OPENAI_MODEL',
+    defaultValue: '(unset)',
+    description: 'Model name passed to the server; required when `ENGINE=openai`.',
+  },
+  {
+    name: 'OPENAI_VISION',
+    defaultValue: 'false',
+    description: 'Also send the relevant page images, for models that take images.',
+  },
+  {
+    name: 'OPENAI_TIMEOUT_MS',
+    defaultValue: '60000',
+    description:
+      'Time allowed for one request to the model server; a cell whose request times out ends ERROR.',
+  },
+  {
+    name: 'OPENAI_MAX_RETRIES',
+    defaultValue: '3',
+    description:
+      'Retries of a request answered 429 or 5xx or failing to connect, with exponential backoff (Retry-After honoured).',
+  },
+  {
+    name: 'OPENAI_CONCURRENCY',
+    defaultValue: '4',
+    description: 'Requests in flight to the model server at once, per process.',
+  },
 ];
 
 export class ConfigError extends Error {
@@ -267,6 +327,36 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const officeTimeoutMs = int('OFFICE_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
   const renderDpi = int('RENDER_DPI', 150, 50, 600);
 
+  const engineKind = (str('ENGINE') ?? 'local').toLowerCase();
+  let engine: EngineConfig = { kind: 'local' };
+  if (engineKind === 'openai') {
+    let baseUrl = str('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1';
+    try {
+      const u = new URL(baseUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
+      if (u.username || u.password) throw new Error('credentials');
+      baseUrl = baseUrl.replace(/\/+$/, '');
+    } catch {
+      // The value may carry credentials: name the setting, never echo it.
+      problems.push('OPENAI_BASE_URL must be an http(s) URL without user or password');
+    }
+    const model = str('OPENAI_MODEL');
+    if (!model) problems.push('OPENAI_MODEL is required when ENGINE=openai');
+    const openai = {
+      kind: 'openai' as const,
+      baseUrl,
+      model: model ?? '',
+      vision: bool('OPENAI_VISION', false),
+      timeoutMs: int('OPENAI_TIMEOUT_MS', 60_000, 1_000, 3_600_000),
+      maxRetries: int('OPENAI_MAX_RETRIES', 3, 0, 10),
+      concurrency: int('OPENAI_CONCURRENCY', 4, 1, 256),
+    };
+    Object.defineProperty(openai, 'apiKey', { value: str('OPENAI_API_KEY'), enumerable: false });
+    engine = Object.freeze(openai as typeof openai & { apiKey: string | null });
+  } else if (engineKind !== 'local') {
+    problems.push(`ENGINE=${JSON.stringify(engineKind)} must be local or openai`);
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -287,5 +377,6 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     sweepIntervalMs,
     officeTimeoutMs,
     renderDpi,
+    engine,
   });
 }

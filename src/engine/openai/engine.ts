@@ -131,7 +131,12 @@ export function createOpenAIEngine(opts: OpenAIEngineOptions): AnswerEngine {
     if (!hasText && !isImage && !canSee) {
       return { ok: false, statusText: 'no readable text in the document', failed: false };
     }
-    const excerpts = hasText ? selectExcerpts(docs, column.prompt, mode, budget) : [];
+    // Lists gather every item the documents give: they get twice the passages (2.2).
+    const wide = column.outputType === 'list_scalar' || column.outputType === 'image_list';
+    const b = wide
+      ? { ...budget, perDocument: budget.perDocument * 2, perSubject: budget.perSubject * 2 }
+      : budget;
+    const excerpts = hasText ? selectExcerpts(docs, column.prompt, mode, b) : [];
     const candidates = isImage ? imageCandidates(docs, excerpts) : [];
     const images = canSee
       ? await loadPageImages(opts.pageImage!, docs, excerpts, candidates, opts.maxImages ?? 4, signal)
