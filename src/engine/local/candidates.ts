@@ -109,6 +109,8 @@ const DAY_OF_RE = new RegExp(
   `\\b(\\d{1,2}|${Object.keys(ORDINALS).join('|')})(?:st|nd|rd|th)?\\s+day\\s+of\\s+${MONTH_RE}\\s*,?\\s*(?:in\\s+the\\s+year\\s+)?(\\d{4})\\b`,
   'gi',
 );
+/** "Aug. 6, 2016": abbreviated months with a period, which chrono's strict parser skips. */
+const MONTH_DAY_RE = new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi');
 const DATE_HINT =
   /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
@@ -145,6 +147,14 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
     ...scan(index, DAY_OF_RE, (m) => {
       const day = /^\d/.test(m[1]!) ? Number(m[1]) : ORDINALS[m[1]!.toLowerCase()]!;
       const month = MONTHS.findIndex((x) => x.startsWith(m[2]!.toLowerCase().slice(0, 3))) + 1;
+      const year = Number(m[3]);
+      return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
+    }),
+  );
+  out.push(
+    ...scan(index, MONTH_DAY_RE, (m) => {
+      const month = MONTHS.findIndex((x) => x.startsWith(m[1]!.toLowerCase().slice(0, 3))) + 1;
+      const day = Number(m[2]);
       const year = Number(m[3]);
       return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
     }),
@@ -236,8 +246,10 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     let value = Number(digits);
     if (!Number.isFinite(value)) return null;
     const scale = m[6] ? SCALE[m[6].toLowerCase()]! : 1;
-    value *= scale;
-    const negative = Boolean(m[2]) || (Boolean(m[1]) && Boolean(m[7]) && Boolean(m[3]));
+    value = Number((value * scale).toPrecision(15));
+    // Accounting negatives: "(4,500.00)" or "($120)", not an enumeration like "(30)".
+    const negative =
+      Boolean(m[2]) || (Boolean(m[1]) && Boolean(m[7]) && (Boolean(m[3]) || /[.,]/.test(m[4]!)));
     if (negative) value = -value;
     const before = text.slice(Math.max(0, m.index - 1), m.index);
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);

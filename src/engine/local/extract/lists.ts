@@ -1,4 +1,5 @@
 import { citeWords, locateQuote } from '../../citations.ts';
+import { contentStems } from '../../text/tokenize.ts';
 import type { Citation } from '../../types.ts';
 import { labelScore, topPassages } from '../retrieval.ts';
 import type { Context } from './common.ts';
@@ -20,11 +21,17 @@ function enumerate(text: string): string[] {
   // Definitions and addresses in parentheses go first; they hold commas and "and"s.
   for (let i = 0; i < 3; i++) rest = rest.replace(/\([^()]*\)/g, ' ');
   rest = rest.replace(/[“”"][^“”"]*[“”"]/g, ' ');
-  const cut = rest.search(
-    /(?<!\b[A-Z])\.\s+[A-Z]|\b(?:WHEREAS|RECITALS|witnesseth|dated|effective|for the purpose|in connection|pursuant|with respect|relating to|regarding|concerning)\b/i,
+  const sentenceEnd = rest.search(/(?<!\b[A-Z])\.\s+[A-Z]/);
+  const clause = rest.search(
+    /\b(?:WHEREAS|RECITALS|witnesseth|dated|effective|for the purpose|in connection|pursuant|with respect|relating to|regarding|concerning)\b/i,
   );
-  if (cut > 0) rest = rest.slice(0, cut);
-  const parts = rest.split(/\s*;\s*|,?\s+and\s+/);
+  const cut = [sentenceEnd, clause]
+    .filter((x) => x > 0)
+    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
+  if (Number.isFinite(cut)) rest = rest.slice(0, cut);
+  const parts = rest.split(
+    /\s*;\s*|,?\s+and\s+|,\s+(?=[A-Z])(?!(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\b)/,
+  );
   const items: string[] = [];
   for (let p of parts) {
     p = p
@@ -56,7 +63,11 @@ export function listOptions(ctx: Context): ListOption[] {
   const out: ListOption[] = [];
   const doc = ctx.index.doc;
   // Enumerations of parties open a document: its first sentences naming "between"/"among" count too.
+  const asksParties = ctx.query.terms.some(
+    (t) => t === 'parti' || t === 'between' || t === 'among' || t === 'signatori',
+  );
   const opening = ctx.index.units
+    .filter((u) => asksParties)
     .filter((u) => u.kind === 'sentence' && u.page < 2 && /\b(?:between|among|amongst)\b/i.test(u.text))
     .slice(0, 4)
     .map((passage) => ({ passage, score: ctx.scores[passage.id]! }));
@@ -88,7 +99,10 @@ export function listOptions(ctx: Context): ListOption[] {
   for (const layout of ctx.index.layouts) {
     layout.lines.forEach((line, li) => {
       for (const seg of line.segments) {
-        const label = labelScore(seg.text, ctx.query);
+        // A heading ending with a colon introduces a list: one prompt word in it is enough.
+        const heading =
+          /:$/.test(seg.text) && ctx.query.terms.some((t) => contentStems(seg.text).includes(t));
+        const label = Math.max(labelScore(seg.text, ctx.query), heading ? 0.6 : 0);
         if (label < 0.4) continue;
         const items: string[] = [];
         const cites: Citation[] = [];

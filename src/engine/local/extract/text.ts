@@ -140,9 +140,12 @@ function spanOptions(ctx: Context): Option[] {
       value: s.passage.text,
       text: s.passage.text,
     };
+    // A passage answers only when it covers the question, not when it shares one word.
+    const terms = new Set(ctx.query.terms);
+    const covered = terms.size ? new Set(s.passage.stems.filter((t) => terms.has(t))).size / terms.size : 0;
     out.push({
       value: s.passage.text,
-      score: 0.5 * (s.score / (ctx.best || 1)),
+      score: (0.3 + 0.3 * covered) * Math.sqrt(s.score / (ctx.best || 1)),
       citations: cite(ctx, c),
       text: s.passage.text,
     });
