@@ -84,7 +84,9 @@ export function buildIndex(doc: EngineDocument): DocIndex {
         const text = layout.page.words[w]!.text;
         if (
           /[.;!?]["”’)]?$/.test(text) &&
-          !/^(?:[A-Z]|[a-z]{1,3}|No|Inc|Co|Corp|Ltd|Mr|Ms|Mrs|Dr|St|U\.S|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|\d+)\.$/.test(text)
+          !/^(?:[A-Z]|[a-z]{1,3}|No|Inc|Co|Corp|Ltd|Mr|Ms|Mrs|Dr|St|U\.S|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|\d+)\.$/.test(
+            text,
+          )
         ) {
           flush();
         } else if (sentence.length >= MAX_SENTENCE_WORDS) flush();

@@ -105,8 +105,7 @@ export function analyzeQuery(prompt: string): Query {
 }
 
 function answerKind(q: string): AnswerKind {
-  if (/\bhow long\b|\bduration\b|\bterm\b(?! of the)|\bperiod\b/.test(q) && !/\bdate\b/.test(q))
-    return 'duration';
+  if (/\bhow long\b|\bduration\b|\bterm\b|\bperiod\b/.test(q) && !/\bdate\b/.test(q)) return 'duration';
   if (/\bwhen\b|\bdate\b|\bday\b/.test(q)) return 'date';
   if (/\bhow much\b|\bamount\b|\bprice\b|\bcost\b|\btotal\b|\bfee\b|\$|\bdollars?\b/.test(q)) return 'money';
   if (

@@ -7,7 +7,7 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     "this that these those it its it's there their them they he she his her we our you your i me my " +
     'and or nor but if then than so such any all each every some which who whom whose what when where why how ' +
     'can could shall should will would may might must has have had having not no yes ' +
-    'please give tell state stated list find answer document documents agreement page pages ' +
+    'please give tell stated list find answer document documents agreement page pages ' +
     'e.g eg ie i.e about into onto upon per via one only also'
   ).split(/\s+/),
 );

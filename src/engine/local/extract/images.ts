@@ -11,7 +11,11 @@ export interface RegionOption {
 const KINDS: [RegExp, (box: Box, caption: string) => number][] = [
   [
     /\blogo|letterhead|brand/i,
-    (b) => (b[1] < 0.25 ? 0.25 : 0) + ((b[2] - b[0]) * (b[3] - b[1]) < 0.1 ? 0.1 : 0),
+    // Small, near the top, not a captioned figure.
+    (b, c) =>
+      (b[1] < 0.25 ? 0.2 : 0) +
+      ((b[2] - b[0]) * (b[3] - b[1]) < 0.05 ? 0.15 : -0.15) -
+      (/^(?:figure|fig\.|chart|table)\b/i.test(c) ? 0.2 : 0),
   ],
   [/\bsignature|signed|sign/i, (b, c) => (/sign|by:|name|title/i.test(c) ? 0.3 : 0) + (b[1] > 0.5 ? 0.1 : 0)],
   [
@@ -52,6 +56,8 @@ export function regionOptions(ctx: Context): RegionOption[] {
       const hits = stems.filter((s) => ctx.query.weights.has(s)).length;
       let score = 0.3 + 0.3 * Math.min(1, hits / Math.max(1, Math.min(3, terms.size))) + 0.15 * pageRel;
       for (const [re, bonus] of KINDS) if (re.test(ctx.query.prompt)) score += bonus(img.box, caption);
+      // Letterheads and logos open a document.
+      if (/\blogo|letterhead/i.test(ctx.query.prompt) && pi === 0) score += 0.1;
       // A full-page picture is a scan, not a figure.
       if ((img.box[2] - img.box[0]) * (img.box[3] - img.box[1]) > 0.85) score -= 0.2;
       out.push({

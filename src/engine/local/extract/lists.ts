@@ -111,7 +111,8 @@ export function listOptions(ctx: Context): ListOption[] {
           const cell = next.segments.find(
             (x) => Math.min(x.box[2], seg.box[2]) - Math.max(x.box[0], seg.box[0]) > 0,
           );
-          if (!cell) break;
+          // A table ends where its rows stop having several cells.
+          if (!cell || (line.segments.length > 1 && next.segments.length < 2)) break;
           const text = cell.text.replace(BULLET, '').trim();
           if (!text || (line.segments.length === 1 && !BULLET.test(cell.text))) break;
           items.push(text);

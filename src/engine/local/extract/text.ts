@@ -1,3 +1,4 @@
+import { contentStems, stem } from '../../text/tokenize.ts';
 import type { Candidate } from '../candidates.ts';
 import type { Passage } from '../doc-index.ts';
 import { labelScore, topPassages } from '../retrieval.ts';
@@ -131,6 +132,101 @@ function entityOptions(ctx: Context): Option[] {
   return mergeOptions(options, (v) => String(v).toUpperCase());
 }
 
+const CONNECTOR = /^(?:of|the|and|&|for|de|du|von|van|da)$/;
+
+/**
+ * Names in the best sentences ("the laws of the State of Connecticut", "between Granite
+ * Harbor Foods Ltd. (the "Supplier")"): runs of capitalised words, without the prompt's own
+ * words, ranked by the sentence's relevance and their distance to the prompt's words.
+ */
+function nameOptions(ctx: Context): Option[] {
+  const out: Option[] = [];
+  const pages = ctx.index.doc.pages;
+  const defined = definedTerms(ctx);
+  // The sentence that defines a role the prompt names (... Ltd. (the "Supplier")) names its holder.
+  const defining = new Map<number, number>();
+  for (const u of ctx.index.units) {
+    for (const m of u.text.matchAll(/[\u201c"]([A-Z][\p{L}]+)[\u201d"]/gu)) {
+      if (ctx.query.weights.get(stem(m[1]!.toLowerCase())) === 1 && !defining.has(u.id))
+        defining.set(u.id, m.index);
+    }
+  }
+  const passages = topPassages(ctx.index, ctx.scores, 4, ['sentence', 'line']).map((s) => s.passage);
+  for (const id of defining.keys())
+    if (!passages.some((p) => p.id === id)) passages.push(ctx.index.passages[id]!);
+  for (const unit of passages) {
+    const words = unit.words.map((w) => pages[unit.page]!.words[w]!.text);
+    const definedAt = defining.get(unit.id);
+    const definitionWord = definedAt === undefined ? -1 : unit.text.slice(0, definedAt).split(' ').length - 1;
+    let k = 1; // a sentence's first word is capitalised anyway
+    while (k < words.length) {
+      if (
+        !/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!) ||
+        ctx.query.weights.get(contentStemsOf(words[k]!)) === 1
+      ) {
+        k++;
+        continue;
+      }
+      let end = k;
+      while (
+        end + 1 < words.length &&
+        !/[,;:)]$/.test(words[end]!) &&
+        (/^[A-Z0-9][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[end + 1]!) ||
+          (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
+      ) {
+        end++;
+      }
+      if (/^(?:Inc|LLC|Ltd|Corp)\.?,?$/.test(words[end + 1] ?? '')) end++;
+      // "a Mississippi corporation": a name used as an adjective describes, it does not name.
+      if (/^an?$/i.test(words[k - 1] ?? '') && /^[a-z]/.test(words[end + 1] ?? '')) {
+        k = end + 1;
+        continue;
+      }
+      const c: Candidate<string> = {
+        at: { page: unit.page, unit, from: k, to: end },
+        value: words.slice(k, end + 1).join(' '),
+        text: words.slice(k, end + 1).join(' '),
+      };
+      const e = evidence(ctx, c);
+      const text = c.value
+        .replace(/[,;:()]+$/g, '')
+        .replace(/\.$/, (d) => (/\b(?:Inc|Ltd|Corp|Co|L\.P|N\.A)\.$/.test(c.value) ? d : ''));
+      if (!looksLikeLabel(text) && !defined.has(text.toUpperCase()) && !COMMON_CAPITALISED.test(text)) {
+        const definesRole = definitionWord > end && definitionWord - end <= 10 ? 0.25 : 0;
+        out.push({
+          value: text,
+          score: 0.2 + 0.35 * e.relevance + 0.3 * e.proximity + definesRole,
+          citations: cite(ctx, c),
+          text,
+        });
+      }
+      k = end + 1;
+    }
+  }
+  return mergeOptions(out, (v) => String(v).toUpperCase());
+}
+
+/** Words a document capitalises as its own vocabulary, not names. */
+const COMMON_CAPITALISED =
+  /^(?:Agreement|Section|Article|Exhibit|Schedule|Annex|Appendix|Party|Parties|This|The|Each|Any|All|In|If|Effective Date|Confidential Information)$/i;
+
+/** Terms the document defines ("the \u201cSupplier\u201d"): roles, not the names asked for. */
+function definedTerms(ctx: Context): Set<string> {
+  const hit = ctx.index.memo.get('defined') as Set<string> | undefined;
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const u of ctx.index.units) {
+    for (const m of u.text.matchAll(/[\u201c"]([A-Z][\p{L}\p{N} ]{1,40})[\u201d"]/gu))
+      out.add(m[1]!.trim().toUpperCase());
+  }
+  ctx.index.memo.set('defined', out);
+  return out;
+}
+
+function contentStemsOf(word: string): string {
+  return contentStems(word)[0] ?? '';
+}
+
 /** The best passage itself, for questions no narrower answer fits. */
 function spanOptions(ctx: Context): Option[] {
   const out: Option[] = [];
@@ -145,7 +241,7 @@ function spanOptions(ctx: Context): Option[] {
     const covered = terms.size ? new Set(s.passage.stems.filter((t) => terms.has(t))).size / terms.size : 0;
     out.push({
       value: s.passage.text,
-      score: (0.3 + 0.3 * covered) * Math.sqrt(s.score / (ctx.best || 1)),
+      score: (covered >= 0.5 ? 0.3 + 0.3 * covered : 0.2) * Math.sqrt(s.score / (ctx.best || 1)),
       citations: cite(ctx, c),
       text: s.passage.text,
     });
@@ -169,7 +265,10 @@ export function textOptions(ctx: Context): Option[] {
     case 'entity':
     case 'place': {
       const entities = entityOptions(ctx);
-      return entities.length ? entities : spanOptions(ctx);
+      if (entities.length && entities[0]!.score >= 0.5) return entities;
+      const names = nameOptions(ctx);
+      const best = [...entities, ...names].sort((a, b) => b.score - a.score);
+      return best.length ? best : spanOptions(ctx);
     }
     default: {
       const values = entityOptions(ctx);
