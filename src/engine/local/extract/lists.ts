@@ -29,8 +29,12 @@ function enumerate(text: string): string[] {
     .filter((x) => x > 0)
     .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   if (Number.isFinite(cut)) rest = rest.slice(0, cut);
+  // "between" joins two parties (commas there belong to addresses); "among" lists several.
+  const among = /^(?:among|amongst)$/i.test(m[0].trim().split(/\s+/)[0]!);
   const parts = rest.split(
-    /\s*;\s*|,?\s+and\s+|,\s+(?=[A-Z])(?!(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\b)/,
+    among
+      ? /\s*;\s*|,?\s+and\s+|,\s+(?=[A-Z])(?!(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\b)/
+      : /\s*;\s*|,?\s+and\s+/,
   );
   const items: string[] = [];
   for (let p of parts) {

@@ -265,7 +265,7 @@ export function textOptions(ctx: Context): Option[] {
     case 'entity':
     case 'place': {
       const entities = entityOptions(ctx);
-      if (entities.length && entities[0]!.score >= 0.5) return entities;
+      if (entities.length && entities[0]!.score >= 0.4) return entities;
       const names = nameOptions(ctx);
       const best = [...entities, ...names].sort((a, b) => b.score - a.score);
       return best.length ? best : spanOptions(ctx);
