@@ -1,4 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listTableCells } from '../src/domain/cells.ts';
+import { listTableColumns } from '../src/domain/columns.ts';
+import { listTableRows } from '../src/domain/rows.ts';
+import { getTable } from '../src/domain/tables.ts';
+import { buildTableBody } from '../src/http/routes/tables/table-body.ts';
+import { ok } from '../src/http/schema.ts';
+import { newId } from '../src/infra/ids.ts';
+import { type CellRow, insertCell } from '../src/infra/repos/cells.ts';
+import { tableFingerprint } from '../src/infra/repos/table-fingerprint.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 import { seedCell, seedFile } from './helpers/seed.ts';
 
@@ -222,6 +231,157 @@ describe('rows, cells and staleness', () => {
     expect((await h.request('GET', base, { key: ws.key })).json().data.table.name).toBe('renamed');
     await h.request('PATCH', `${base}/columns/${col.id}`, { key: ws.key, body: { name: 'Q2' } });
     expect((await h.request('GET', base, { key: ws.key })).json().data.columns[0].name).toBe('Q2');
+  });
+
+  it('GET table, rebuilt from its previous body after each change, equals the objects serialized in JS', async () => {
+    const t = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'J "q"\n' } })
+    ).json().data;
+    const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
+    const [f1, f2, f3, f4] = [
+      await seedFile(h.db, ws.id),
+      await seedFile(h.db, ws.id),
+      await seedFile(h.db, ws.id),
+      await seedFile(h.db, ws.id),
+    ];
+    const bundle = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
+        key: ws.key,
+        body: { name: 'B', fileIds: [f1, f2] },
+      })
+    ).json().data;
+    const post = async (path: string, body: unknown) =>
+      (await h.request('POST', `${base}/${path}`, { key: ws.key, body })).json().data;
+    const fileRow = await post('rows', { subjectType: 'file', subjectId: f3, sortOrder: 5 });
+    const bundleRow = await post('rows', { subjectType: 'bundle', subjectId: bundle.id, sortOrder: 1 });
+    const emptyRow = await post('rows', { subjectType: 'file', subjectId: f4, sortOrder: 3 });
+    // Created in one order, sorted in another: cells follow the columns' sortOrder.
+    const colA = await post('columns', { name: 'A', prompt: 'a', sortOrder: 2, config: '{"x":"\\u0001"}' });
+    const colB = await post('columns', { name: 'B', prompt: 'b', sortOrder: 0 });
+    const colC = await post('columns', { name: 'C', prompt: 'c', sortOrder: 1 });
+    const cell = async (over: Partial<CellRow> & Pick<CellRow, 'row_id' | 'column_id'>) => {
+      const id = newId('rcel');
+      await insertCell(h.db, {
+        id,
+        table_id: t.id,
+        status: 'SUCCESS',
+        status_text: null,
+        block_reason: null,
+        value: { type: 'text_quote', value: 'plain' },
+        citations: [{ fileId: f3, page: 1, quote: 'q', box: [0.1, 0.2, 0.5, 0.25] }],
+        confidence: 0.87,
+        human_override: null,
+        column_version: 1,
+        bundle_version: 1,
+        run_id: null,
+        created_at: 1_700_000_000_123,
+        updated_at: 1_700_000_000_456,
+        ...over,
+      });
+      return id;
+    };
+    const odd = 'quote " backslash \\ newline \n tab \t bell \u0007 del \u007f é 漢字 😀 \u2028';
+    const c1 = await cell({
+      row_id: fileRow.id,
+      column_id: colA.id,
+      value: { type: 'text_quote', value: odd },
+    });
+    await cell({
+      row_id: fileRow.id,
+      column_id: colB.id,
+      value: { type: 'number', value: 1.5, big: 1e21, small: 5e-7, list: [1, 'two', null, true, { z: {} }] },
+      confidence: 1e-7,
+      human_override: { type: 'text_quote', value: odd },
+    });
+    await cell({ row_id: fileRow.id, column_id: colC.id, confidence: Number.NaN, citations: [] });
+    await cell({
+      row_id: bundleRow.id,
+      column_id: colA.id,
+      status: 'ERROR',
+      status_text: odd,
+      block_reason: 'blocked "here"',
+      confidence: 0.5,
+    });
+    const c5 = await cell({ row_id: bundleRow.id, column_id: colB.id, confidence: null, bundle_version: 1 });
+    await cell({ row_id: bundleRow.id, column_id: colC.id, status: 'IN_QUEUE', value: null, confidence: 0 });
+    await cell({ row_id: fileRow.id, column_id: newId('rcol') }).catch(() => {}); // refused by the foreign key
+
+    const reference = async () =>
+      JSON.parse(
+        JSON.stringify(
+          ok({
+            table: await getTable(h.db, ws.id, t.id),
+            columns: await listTableColumns(h.db, t.id),
+            rows: await listTableRows(h.db, t.id),
+            cells: await listTableCells(h.db, t.id),
+          }),
+        ),
+      );
+    // Built from nothing, in one snapshot, as the first request would.
+    const scratch = () =>
+      h.db.transaction(async (tx) => {
+        const fp = await tableFingerprint(tx, t.id);
+        return (await buildTableBody(tx, ws.id, t.id, fp, null)).body.toString();
+      });
+    const check = async () => {
+      const r = await h.request('GET', base, { key: ws.readKey });
+      expect(r.statusCode).toBe(200);
+      expect(r.headers['content-type']).toMatch(/^application\/json/);
+      expect(JSON.parse(r.body)).toEqual(await reference());
+      expect(r.body).toBe(await scratch());
+      return JSON.parse(r.body);
+    };
+
+    const first = await check();
+    expect(first.data.cells.map((c: { rowId: string }) => c.rowId)).toEqual([
+      bundleRow.id,
+      bundleRow.id,
+      bundleRow.id,
+      fileRow.id,
+      fileRow.id,
+      fileRow.id,
+    ]);
+    expect(first.data.cells[0]).toMatchObject({ columnId: colB.id, confidence: null });
+    expect(first.data.cells[5].value.value).toBe(odd);
+    expect(first.data.cells.map((c: { confidence: unknown }) => c.confidence)).toEqual([
+      null,
+      null,
+      null,
+      1e-7,
+      null,
+      0.87,
+    ]);
+    expect(first.data.rows.map((r: { id: string }) => r.id)).toEqual([bundleRow.id, emptyRow.id, fileRow.id]);
+
+    // One cell written (as a run does), a cell added to an empty row, one deleted.
+    await h.db.query(
+      `UPDATE cells SET value = '{"type":"text_quote","value":"changed"}', updated_at = 7 WHERE id = $1`,
+      [c1],
+    );
+    await check();
+    await cell({ row_id: emptyRow.id, column_id: colC.id, confidence: 0.25 });
+    await check();
+    await h.db.query('DELETE FROM cells WHERE id = $1', [c5]);
+    await check();
+    // Rows reordered; a bundle's documents change (its cells go stale); the table renamed.
+    await h.db.query('UPDATE table_rows SET sort_order = 9 WHERE id = $1', [bundleRow.id]);
+    expect((await check()).data.cells.at(-1).rowId).toBe(bundleRow.id);
+    await h.request('POST', `/v2/workspaces/${ws.id}/bundles/${bundle.id}/files`, {
+      key: ws.key,
+      body: { fileIds: [f4] },
+    });
+    expect((await check()).data.cells.filter((c: { stale: boolean }) => c.stale)).toHaveLength(2);
+    await h.request('PATCH', base, { key: ws.key, body: { name: 'renamed' } });
+    await check();
+    // Columns: a new prompt (stale), a new order, archived.
+    await h.request('PATCH', `${base}/columns/${colB.id}`, { key: ws.key, body: { prompt: 'b2' } });
+    expect((await check()).data.cells.filter((c: { stale: boolean }) => c.stale)).toHaveLength(3);
+    await h.request('PATCH', `${base}/columns/${colA.id}`, { key: ws.key, body: { sortOrder: 0 } });
+    await check();
+    await h.request('DELETE', `${base}/columns/${colC.id}`, { key: ws.key });
+    await check();
+    await h.db.query('DELETE FROM cells WHERE table_id = $1', [t.id]);
+    expect((await check()).data.cells).toEqual([]);
   });
 
   it('GET cells answers only existing cells, and an empty array for a table without any', async () => {

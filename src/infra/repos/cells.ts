@@ -67,3 +67,91 @@ export async function listCellsWithStale(q: Queryable, tableId: string): Promise
     [tableId],
   );
 }
+
+/**
+ * One cell as the JSON text GET table serves, built by the database so that no per-cell
+ * object is made in JS: the fields of `Cell` (domain/cells.ts) in its order, D3 applied (a
+ * cell that is not SUCCESS shows value null, citations [] and confidence null) and `stale`
+ * worked out as in listCellsWithStale. jsonb values come out as PostgreSQL prints them
+ * (`{"a": 1}`): the same JSON values, other spacing. Needs `c` (cells), `col` (the table's
+ * columns with `j`, the id as a JSON string) and `r` (the row with `j` and `dv`, the
+ * documentsVersion of its bundle, null for a file row) in scope.
+ */
+const CELL_JSON = `'{"id":' || to_json(c.id)::text || ',"rowId":' || r.j || ',"columnId":' || col.j
+  || ',"status":"' || c.status || '","statusText":' || COALESCE(to_json(c.status_text)::text, 'null')
+  || ',"blockReason":' || COALESCE(to_json(c.block_reason)::text, 'null')
+  || CASE WHEN c.status = 'SUCCESS' THEN
+          ',"value":' || COALESCE(c.value::text, 'null')
+       || ',"citations":' || COALESCE(NULLIF(c.citations, 'null'::jsonb)::text, '[]')
+       || ',"confidence":' || CASE
+            WHEN c.confidence IS NULL OR c.confidence IN ('NaN'::real, 'Infinity'::real, '-Infinity'::real) THEN 'null'
+            WHEN c.confidence = 0 THEN '0'
+            ELSE c.confidence::text END
+     ELSE ',"value":null,"citations":[],"confidence":null' END
+  || ',"humanOverride":' || COALESCE(c.human_override::text, 'null')
+  || ',"columnVersion":' || c.column_version::text || ',"bundleVersion":' || c.bundle_version::text
+  || CASE WHEN c.column_version < col.version OR c.bundle_version < r.dv THEN ',"stale":true' ELSE ',"stale":false' END
+  || ',"createdAt":' || c.created_at::text || ',"updatedAt":' || c.updated_at::text || '}'`;
+
+/** What every cell fragment of a table depends on besides its own row: the columns' ids, versions and order. */
+export async function cellLayoutKey(q: Queryable, tableId: string): Promise<string> {
+  const rows = await q.query<{ k: string }>(
+    `SELECT md5(COALESCE(string_agg(id || ' ' || version || ' ' || sort_order, ',' ORDER BY id), '')) AS k
+       FROM table_columns WHERE table_id = $1`,
+    [tableId],
+  );
+  return rows[0].k;
+}
+
+/**
+ * The rows that have cells, in the order GET table lists cells (listCellsWithStale), each
+ * with a key that changes whenever its cells' JSON could: any write to one of its cells
+ * (count and sum of xmin, as in tableFingerprint), to the row itself, or to its bundle's
+ * documentsVersion. Together with cellLayoutKey it says which fragments can be kept.
+ */
+export async function listRowCellKeys(q: Queryable, tableId: string): Promise<{ id: string; k: string }[]> {
+  return q.query<{ id: string; k: string }>(
+    `SELECT s.row_id AS id, concat_ws(':', r.xmin::text, s.n, s.x, b.documents_version) AS k
+       FROM (SELECT row_id, count(*) AS n, sum(xmin::text::bigint) AS x FROM cells WHERE table_id = $1 GROUP BY row_id) s
+       JOIN table_rows r ON r.id = s.row_id
+       LEFT JOIN bundles b ON r.subject_type = 'bundle' AND b.id = r.subject_id
+      ORDER BY r.sort_order, r.id`,
+    [tableId],
+  );
+}
+
+/**
+ * The cells of each of `rowIds` as JSON text: the cell objects in column order, comma-separated,
+ * without brackets (null for a row without cells). Rows come back in no particular order. Must
+ * run inside a transaction.
+ */
+export async function listRowCellsJson(
+  q: Queryable,
+  tableId: string,
+  rowIds: readonly string[],
+): Promise<{ id: string; j: string | null }[]> {
+  // Tables are often never analyzed (PGlite has no autovacuum): without statistics the planner
+  // probes the (row_id, column_id) index once per cell, where a hash join on the columns is
+  // faster, and its inflated cost estimate turns on PostgreSQL's JIT, which costs more (~150 ms)
+  // than it saves on this query. Bundles are looked up by key in a subquery, not joined, so
+  // that no nested loop is needed anywhere else.
+  await q.query('SET LOCAL enable_nestloop = off');
+  await q.query('SET LOCAL jit = off');
+  const rows = await q.query<{ id: string; j: string | null }>(
+    `WITH col AS MATERIALIZED (
+       SELECT id, version, sort_order, to_json(id)::text AS j FROM table_columns WHERE table_id = $1)
+     SELECT r.id,
+            (SELECT string_agg(${CELL_JSON}, ',' ORDER BY col.sort_order, col.id)
+               FROM cells c JOIN col ON col.id = c.column_id
+              WHERE c.row_id = r.id) AS j
+       FROM (SELECT r.id, to_json(r.id)::text AS j,
+                    CASE WHEN r.subject_type = 'bundle'
+                         THEN (SELECT b.documents_version FROM bundles b WHERE b.id = r.subject_id) END AS dv
+               FROM table_rows r
+              WHERE r.table_id = $1 AND r.id = ANY($2::text[])) r`,
+    [tableId, rowIds],
+  );
+  await q.query('RESET enable_nestloop');
+  await q.query('RESET jit');
+  return rows;
+}
