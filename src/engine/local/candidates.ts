@@ -111,6 +111,7 @@ const DAY_OF_RE = new RegExp(
 );
 /** "Aug. 6, 2016": abbreviated months with a period, which chrono's strict parser skips. */
 const MONTH_DAY_RE = new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi');
+const NUMERIC_RANGE_RE = /\b(\d{1,2}\/\d{1,2}\/\d{2,4})[-–](\d{1,2}\/\d{1,2}\/\d{2,4})\b/g;
 const DATE_HINT =
   /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
@@ -141,7 +142,8 @@ function isDayFirst(index: DocIndex): boolean {
 export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
   const hit = index.memo.get('dates') as Candidate<DateValue>[] | undefined;
   if (hit) return hit;
-  const parser = isDayFirst(index) ? chrono.en.GB : chrono.strict;
+  const dayFirst = isDayFirst(index);
+  const parser = dayFirst ? chrono.en.GB : chrono.strict;
   const out: Candidate<DateValue>[] = [];
   out.push(
     ...scan(index, DAY_OF_RE, (m) => {
@@ -159,6 +161,20 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
       return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
     }),
   );
+  // "02/24/20-03/02/20": a numeric range written as one word, which chrono reads as one date.
+  for (const c of scan(index, NUMERIC_RANGE_RE, (m) => m)) {
+    const m = c.value;
+    for (const [text, role] of [
+      [m[1]!, 'start'],
+      [m[2]!, 'end'],
+    ] as const) {
+      const [a, b, y] = text.split(/[/.-]/).map(Number) as [number, number, number];
+      const year = y < 100 ? 2000 + y : y;
+      const [month, day] = dayFirst ? [b, a] : [a, b];
+      if (validDate(year, month, day))
+        out.push({ at: c.at, value: { iso: iso(year, month, day), role }, text: c.text });
+    }
+  }
   for (const unit of index.units) {
     if (!DATE_HINT.test(unit.text)) continue;
     let results: chrono.ParsedResult[];

@@ -6,7 +6,7 @@ import { contentStems, stem } from '../text/tokenize.ts';
  */
 const SYNONYM_GROUPS: readonly string[][] = [
   ['date', 'dated', 'effective', 'commencement', 'entered', 'made', 'executed'],
-  ['amount', 'total', 'sum', 'gross', 'price', 'cost', 'fee', 'value', 'due', 'balance', 'net'],
+  ['amount', 'total', 'sum', 'gross', 'price', 'cost', 'fee', 'value', 'due', 'balance'],
   ['party', 'parties', 'between', 'among', 'by'],
   ['law', 'laws', 'governed', 'governing', 'jurisdiction', 'construed', 'venue'],
   ['term', 'duration', 'period', 'years', 'months', 'continue', 'remain', 'expire', 'terminate'],

@@ -122,6 +122,13 @@ export function evidenceFor(
     // A header above the value (table column or form box).
     const above = segmentAbove(index, at.page, segs[k] ?? null);
     if (above) label = Math.max(label, 0.85 * labelScore(above.text, query));
+    // A table cell is named by its row header and its column header together ("Totals" x "Gross Amount").
+    const seg = segs[k];
+    if (seg && k > 0) {
+      const row = labelScore(segs[0]!.text, query);
+      const column = columnHeaderScore(index, at.page, seg, query);
+      if (row > 0 && column > 0) label = Math.max(label, Math.min(1, row + column) * 0.9);
+    }
   }
   // Words before the value within its own unit ("Invoice # 123", "governed by the laws of").
   const page = index.doc.pages[at.page]!;
@@ -139,7 +146,22 @@ export function evidenceFor(
     if (d < nearest) nearest = d;
   }
   const proximity = Number.isFinite(nearest) ? 1 / (1 + nearest / 6) : 0;
-  return { relevance: best > 0 ? Math.min(1, rel / best) : 0, label, proximity };
+  // A value under or beside its label is as relevant as the label is a match.
+  const relevance = Math.max(best > 0 ? Math.min(1, rel / best) : 0, label);
+  return { relevance, label, proximity };
+}
+
+/** The best label among the cells above `seg` in its column, up to a few lines up. */
+function columnHeaderScore(index: DocIndex, page: number, seg: Segment, query: Query): number {
+  const layout = index.layouts[page]!;
+  let best = 0;
+  for (let l = seg.line - 1; l >= Math.max(0, seg.line - 8); l--) {
+    for (const s of layout.lines[l]!.segments) {
+      const overlap = Math.min(s.box[2], seg.box[2]) - Math.max(s.box[0], seg.box[0]);
+      if (overlap > 0) best = Math.max(best, labelScore(s.text, query));
+    }
+  }
+  return best;
 }
 
 function segmentAbove(index: DocIndex, page: number, seg: Segment | null): Segment | null {

@@ -39,7 +39,7 @@ export function numberOptions(ctx: Context): Option[] {
     if (wantsMoney) score += v.currency ? 0.1 : v.decimals ? 0.04 : -0.1;
     if (q.unit === 'percent') score += v.percent ? 0.15 : -0.15;
     // A total is the largest amount on its document more often than not.
-    if (wantsTotal && largest > 0 && Math.abs(v.value) === largest) score += 0.08;
+    if (wantsTotal && largest > 0 && Math.abs(v.value) === largest) score += 0.12;
     options.push({ value: v.value, score, citations: cite(ctx, c), text: c.text });
   }
   return mergeOptions(options);
