@@ -96,7 +96,9 @@ export function answerDocument(column: EngineColumn, query: Query, doc: EngineDo
               ? categoricalOptions(ctx, column.config!.categories!)
               : textOptions(ctx);
       const top = options[0];
-      if (!top || top.score < NULL_BELOW[type]!) return empty(type, options);
+      // An identifier is only ever read next to its label, so a weaker score still counts.
+      const bar = type === 'text_quote' && query.kind === 'identifier' ? 0.28 : NULL_BELOW[type]!;
+      if (!top || top.score < bar) return empty(type, options);
       return {
         status: 'SUCCESS',
         value: { type, value: top.value },
