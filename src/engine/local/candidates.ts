@@ -111,7 +111,9 @@ const DAY_OF_RE = new RegExp(
 );
 /** "Aug. 6, 2016": abbreviated months with a period, which chrono's strict parser skips. */
 const MONTH_DAY_RE = new RegExp(`\\b${MONTH_RE}\\s+(\\d{1,2})(?:st|nd|rd|th)?,?\\s+(\\d{4})\\b`, 'gi');
-const NUMERIC_RANGE_RE = /\b(\d{1,2}\/\d{1,2}\/\d{2,4})[-–](\d{1,2}\/\d{1,2}\/\d{2,4})\b/g;
+const NUMERIC_RANGE_RE = /\b(\d{1,2}\/\d{1,2}(?:\/\d{2,4})?)\s?[-–]\s?(\d{1,2}\/\d{1,2}\/\d{2,4})\b/g;
+/** "Jun05/20": month name, day and two-digit year run together, as some order systems print them. */
+const MONTH_DAY_YY_RE = new RegExp(`\\b${MONTH_RE}(\\d{2})\\/(\\d{2})\\b`, 'gi');
 const DATE_HINT =
   /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
@@ -168,13 +170,24 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
       [m[1]!, 'start'],
       [m[2]!, 'end'],
     ] as const) {
-      const [a, b, y] = text.split(/[/.-]/).map(Number) as [number, number, number];
+      const parts = text.split(/[/.-]/).map(Number);
+      // "4/28-5/4/2020": the start borrows the end's year.
+      const y = parts[2] ?? Number(m[2]!.split('/')[2]);
+      const [a, b] = parts as [number, number];
       const year = y < 100 ? 2000 + y : y;
       const [month, day] = dayFirst ? [b, a] : [a, b];
       if (validDate(year, month, day))
         out.push({ at: c.at, value: { iso: iso(year, month, day), role }, text: c.text });
     }
   }
+  out.push(
+    ...scan(index, MONTH_DAY_YY_RE, (m) => {
+      const month = MONTHS.findIndex((x) => x.startsWith(m[1]!.toLowerCase().slice(0, 3))) + 1;
+      const day = Number(m[2]);
+      const year = 2000 + Number(m[3]);
+      return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
+    }),
+  );
   for (const unit of index.units) {
     if (!DATE_HINT.test(unit.text)) continue;
     let results: chrono.ParsedResult[];

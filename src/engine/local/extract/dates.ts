@@ -21,7 +21,7 @@ export function dateOptions(ctx: Context): Option[] {
   const local = { ...ctx, best: Math.max(bestWithDate, ctx.best * 0.35) };
   for (const c of candidates) {
     let score = evidenceScore(evidence(local, c)) + positionPrior(ctx, c.at.page) - 0.04;
-    if (want && c.value.role !== 'single') score += c.value.role === want ? 0.2 : -0.25;
+    if (want && c.value.role !== 'single') score += c.value.role === want ? 0.25 : -0.25;
     options.push({ value: c.value.iso, score, citations: cite(ctx, c), text: c.text });
   }
   const merged = mergeOptions(options);
