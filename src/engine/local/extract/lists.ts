@@ -70,17 +70,24 @@ export function listOptions(ctx: Context): ListOption[] {
   const asksParties = ctx.query.terms.some(
     (t) => t === 'parti' || t === 'between' || t === 'among' || t === 'signatori',
   );
-  const opening = ctx.index.units
-    .filter((u) => asksParties)
-    .filter((u) => u.kind === 'sentence' && u.page < 2 && /\b(?:between|among|amongst)\b/i.test(u.text))
+  // Blanks left in a form ("as of this ____ day") cut a preamble into several units: read on.
+  const units = ctx.index.units;
+  const continued = new Map<number, string>();
+  const opening = units
+    .filter((u) => asksParties && u.page < 2 && /\b(?:between|among|amongst)\b/i.test(u.text))
     .slice(0, 4)
-    .map((passage) => ({ passage, score: ctx.scores[passage.id]! }));
+    .map((passage) => {
+      const at = units.indexOf(passage);
+      const next = units.slice(at + 1, at + 4).filter((u) => u.page === passage.page);
+      continued.set(passage.id, [passage.text, ...next.map((u) => u.text)].join(' '));
+      return { passage, score: ctx.scores[passage.id]! };
+    });
   const seen = new Set<number>();
   for (const s of [...topPassages(ctx.index, ctx.scores, 8, ['sentence', 'line']), ...opening]) {
     if (seen.has(s.passage.id)) continue;
     seen.add(s.passage.id);
     const rel = s.score / (ctx.best || 1) + (s.passage.page === 0 ? 0.15 : 0);
-    const items = dedupe(enumerate(s.passage.text));
+    const items = dedupe(enumerate(continued.get(s.passage.id) ?? s.passage.text));
     if (items.length) {
       const page = doc.pages[s.passage.page]!;
       const citations = items
