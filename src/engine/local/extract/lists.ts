@@ -13,10 +13,24 @@ export interface ListOption {
 const DESCRIPTOR =
   /,?\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}(?:corporation|company|partnership|limited|llc|bank|association|entity|individual|resident|trust|organization|organisation)\b.*$|,\s*(?:with|having|whose|located|organized|organised|incorporated|residing|doing business|its|and its)\b.*$|,?\s+(?:with|having)\s+(?:its|a|offices)\b.*$/i;
 
-/** "by and between A (\"X\") and B, a Delaware corporation" → ["A", "B"]. */
+const isFullName = (i: string) =>
+  i.split(/\s+/).length >= 2 || /\b(?:inc|llc|ltd|corp|corporation|company|lp|plc|gmbh|bank)\b/i.test(i);
+
+/**
+ * "by and between A (\"X\") and B, a Delaware corporation" → ["A", "B"]. A text may say
+ * "between" more than once (a title, a recital): the reading with the most full names wins.
+ */
 function enumerate(text: string): string[] {
-  const m = text.match(/\b(?:between|among|amongst)\b\s*:?\s*(.*)$/is);
-  if (!m) return [];
+  let best: string[] = [];
+  for (const m of text.matchAll(/\b(?:between|among|amongst)\b/gi)) {
+    const items = enumerateFrom(m[0], text.slice(m.index + m[0].length));
+    if (items.filter(isFullName).length > best.filter(isFullName).length) best = items;
+  }
+  return best;
+}
+
+function enumerateFrom(word: string, after: string): string[] {
+  const m = [word, after.replace(/^\s*:?\s*/, '')];
   let rest = m[1]!;
   // Definitions and addresses in parentheses go first; they hold commas and "and"s.
   for (let i = 0; i < 3; i++) rest = rest.replace(/\([^()]*\)/g, ' ');
@@ -30,7 +44,7 @@ function enumerate(text: string): string[] {
     .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
   if (Number.isFinite(cut)) rest = rest.slice(0, cut);
   // "between" joins two parties (commas there belong to addresses); "among" lists several.
-  const among = /^(?:among|amongst)$/i.test(m[0].trim().split(/\s+/)[0]!);
+  const among = /^(?:among|amongst)$/i.test(m[0]!);
   const parts = rest.split(
     among
       ? /\s*;\s*|,?\s+and\s+|,\s+(?=[A-Z])(?!(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\b)/
@@ -40,6 +54,8 @@ function enumerate(text: string): string[] {
   for (let p of parts) {
     p = p
       .replace(DESCRIPTOR, '')
+      // Whatever follows a comma in lower case describes the party (", to allow ...").
+      .replace(/,\s+[a-z].*$/, '')
       .replace(/^\s*(?:and|the|each of|both)\s+/i, '')
       .replace(/[\s,;:.]+$/, '')
       .trim();
