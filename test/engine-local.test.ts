@@ -444,6 +444,17 @@ describe('local engine, output types on generated 5-page contracts (interface.md
     expect([...got].sort(), what).toEqual(expected.map(loose).sort());
   }
 
+  /** Every item has a citation on its page whose quote holds it. */
+  function expectEachCited(a: EngineAnswer, items: string[], page: number, what: string) {
+    if (a.status !== 'SUCCESS') return;
+    for (const item of items) {
+      expect(
+        a.citations.some((x) => x.page === page && loose(x.quote).includes(loose(item))),
+        `${what}: "${item}" cited on page ${page}`,
+      ).toBe(true);
+    }
+  }
+
   it('2.2 list_scalar: the parties "by and between A and B" / "among A, B and C", each once', async () => {
     for (const rng of rounds('list parties')) {
       // The signature block names the parties again: still each once.
@@ -455,14 +466,7 @@ describe('local engine, output types on generated 5-page contracts (interface.md
       );
       const what = msg(c.parties.sentence, c.parties.value, a);
       expectItems(a, c.parties.value, what);
-      if (a.status === 'SUCCESS') {
-        for (const party of c.parties.value) {
-          expect(
-            a.citations.some((x) => x.page === c.parties.page && loose(x.quote).includes(loose(party))),
-            `${what}: "${party}" cited on page ${c.parties.page}`,
-          ).toBe(true);
-        }
-      }
+      expectEachCited(a, c.parties.value, c.parties.page, what);
     }
   });
 
@@ -479,14 +483,7 @@ describe('local engine, output types on generated 5-page contracts (interface.md
         );
         const what = msg(c.deliverables.sentence, c.deliverables.value, a);
         expectItems(a, c.deliverables.value, what);
-        if (a.status === 'SUCCESS') {
-          for (const item of c.deliverables.value) {
-            expect(
-              a.citations.some((x) => x.page === c.deliverables.page && loose(x.quote).includes(loose(item))),
-              `${what}: "${item}" cited on page ${c.deliverables.page}`,
-            ).toBe(true);
-          }
-        }
+        expectEachCited(a, c.deliverables.value, c.deliverables.page, what);
       }
     },
   );
@@ -501,14 +498,7 @@ describe('local engine, output types on generated 5-page contracts (interface.md
       );
       const what = msg(c.personnel.sentence, c.personnel.value, a);
       expectItems(a, c.personnel.value, what);
-      if (a.status === 'SUCCESS') {
-        for (const name of c.personnel.value) {
-          expect(
-            a.citations.some((x) => x.page === c.personnel.page && loose(x.quote).includes(loose(name))),
-            `${what}: "${name}" cited on page ${c.personnel.page}`,
-          ).toBe(true);
-        }
-      }
+      expectEachCited(a, c.personnel.value, c.personnel.page, what);
     }
   });
 
@@ -551,29 +541,27 @@ describe('local engine, image and image_list on generated reports (interface.md 
     return { report, doc: engineDocument(await readEnginePages(report.pdf)) };
   }
 
-  it('2.2 image: "the company logo" is one region, the logo picture on page 1', async () => {
-    for (const rng of rounds('image logo')) {
+  it.each([
+    {
+      title: '"the company logo" is one region, the logo picture on page 1',
+      kind: 'logo',
+      prompt: 'The company logo',
+    },
+    {
+      title: '"the signature" is the signature picture on the last page',
+      kind: 'signature',
+      prompt: 'The authorized signature',
+    },
+  ] as const)('2.2 image: $title', async ({ kind, prompt }) => {
+    for (const rng of rounds(kind === 'logo' ? 'image logo' : 'image signature')) {
       const { report, doc } = await newReport(rng);
-      const logo = report.pictures.find((p) => p.kind === 'logo')!;
-      const a = await ask(column('The company logo', 'image'), fileSubject(doc), 'logo');
-      const what = `seed ${SEED}: logo at p${logo.page} ${logo.box.map((n) => n.toFixed(3))}, got ${describeRegions(a)}`;
+      const picture = report.pictures.find((p) => p.kind === kind)!;
+      const a = await ask(column(prompt, 'image'), fileSubject(doc), kind);
+      const what = `seed ${SEED}: ${kind} at p${picture.page} ${picture.box.map((n) => n.toFixed(3))}, got ${describeRegions(a)}`;
       const regions = answered(a, what) as Region[];
       expect(regions, what).toHaveLength(1);
-      expect(regions[0]!.page, what).toBe(logo.page);
-      expect(overlapsExactly(regions[0]!.box, logo.box), what).toBe(true);
-    }
-  });
-
-  it('2.2 image: "the signature" is the signature picture on the last page', async () => {
-    for (const rng of rounds('image signature')) {
-      const { report, doc } = await newReport(rng);
-      const sig = report.pictures.find((p) => p.kind === 'signature')!;
-      const a = await ask(column('The authorized signature', 'image'), fileSubject(doc), 'signature');
-      const what = `seed ${SEED}: signature at p${sig.page} ${sig.box.map((n) => n.toFixed(3))}, got ${describeRegions(a)}`;
-      const regions = answered(a, what) as Region[];
-      expect(regions, what).toHaveLength(1);
-      expect(regions[0]!.page, what).toBe(sig.page);
-      expect(overlapsExactly(regions[0]!.box, sig.box), what).toBe(true);
+      expect(regions[0]!.page, what).toBe(picture.page);
+      expect(overlapsExactly(regions[0]!.box, picture.box), what).toBe(true);
     }
   });
 

@@ -9,7 +9,7 @@ import { newId } from '../src/infra/ids.ts';
 import { type CellRow, insertCell } from '../src/infra/repos/cells.ts';
 import { tableFingerprint } from '../src/infra/repos/table-fingerprint.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
-import { seedCell, seedFile } from './helpers/seed.ts';
+import { seedCell, seedFile, seedFiles } from './helpers/seed.ts';
 
 // decisions.md D2 (rows), interface.md 4.1 (GET table), 4.4 (GET cells), 2.4 (cell), 3.2 (staleness), 3.4 (archiving).
 describe('rows, cells and staleness', () => {
@@ -87,11 +87,7 @@ describe('rows, cells and staleness', () => {
       await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'S' } })
     ).json().data;
     const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
-    const [f1, f2, f3] = [
-      await seedFile(h.db, ws.id),
-      await seedFile(h.db, ws.id),
-      await seedFile(h.db, ws.id),
-    ];
+    const [f1, f2, f3] = await seedFiles(h.db, ws.id, 3);
     const bundle = (
       await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
         key: ws.key,
@@ -238,12 +234,7 @@ describe('rows, cells and staleness', () => {
       await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'J "q"\n' } })
     ).json().data;
     const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
-    const [f1, f2, f3, f4] = [
-      await seedFile(h.db, ws.id),
-      await seedFile(h.db, ws.id),
-      await seedFile(h.db, ws.id),
-      await seedFile(h.db, ws.id),
-    ];
+    const [f1, f2, f3, f4] = await seedFiles(h.db, ws.id, 4);
     const bundle = (
       await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
         key: ws.key,

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import type { OpenAISettings } from '../engine/openai/engine.ts';
 
 /**
  * Settings come only from the environment, are parsed once at boot into a frozen object
@@ -33,17 +34,8 @@ export interface Config {
 
 export type EngineConfig =
   | { kind: 'local' }
-  | {
-      kind: 'openai';
-      baseUrl: string;
-      /** Not enumerable: left out of JSON.stringify and util.inspect, so a logged config never shows it. */
-      apiKey: string | null;
-      model: string;
-      vision: boolean;
-      timeoutMs: number;
-      maxRetries: number;
-      concurrency: number;
-    };
+  /** `apiKey` is not enumerable: left out of JSON.stringify and util.inspect, so a logged config never shows it. */
+  | ({ kind: 'openai' } & OpenAISettings);
 
 export type BlobConfig =
   | { kind: 'local'; rootDir: string }

@@ -27,6 +27,13 @@ export async function seedFile(q: Queryable, workspaceId: string, name = 'doc.pd
   return id;
 }
 
+/** `n` ready files, in order. */
+export async function seedFiles(q: Queryable, workspaceId: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push(await seedFile(q, workspaceId));
+  return ids;
+}
+
 /** A cell as a run would leave it, until runs exist (issue 4 acceptance). */
 export async function seedCell(
   q: Queryable,

@@ -65,14 +65,7 @@ export function answerDocument(column: EngineColumn, query: Query, doc: EngineDo
       const options = listOptions(ctx);
       const top = options[0];
       if (!top || top.score < NULL_BELOW.list_scalar!) return empty(type, options);
-      return {
-        status: 'SUCCESS',
-        value: { type, value: top.items },
-        citations: top.citations,
-        confidence: confidenceOf(options),
-        score: top.score,
-        empty: false,
-      };
+      return found({ type, value: top.items }, top, options);
     }
     case 'boolean': {
       const valueOptions = booleanNeedsValue(query) ? valueOptionsFor(ctx) : null;
@@ -99,16 +92,25 @@ export function answerDocument(column: EngineColumn, query: Query, doc: EngineDo
       // An identifier is only ever read next to its label, so a weaker score still counts.
       const bar = type === 'text_quote' && query.kind === 'identifier' ? 0.28 : NULL_BELOW[type]!;
       if (!top || top.score < bar) return empty(type, options);
-      return {
-        status: 'SUCCESS',
-        value: { type, value: top.value },
-        citations: top.citations,
-        confidence: confidenceOf(options),
-        score: top.score,
-        empty: false,
-      };
+      return found({ type, value: top.value }, top, options);
     }
   }
+}
+
+/** The winning option as this document's answer, its confidence from the runners-up. */
+function found(
+  value: AnswerValue,
+  top: { score: number; citations: Citation[] },
+  options: readonly { score: number }[],
+): DocumentAnswer {
+  return {
+    status: 'SUCCESS',
+    value,
+    citations: top.citations,
+    confidence: confidenceOf(options),
+    score: top.score,
+    empty: false,
+  };
 }
 
 /** "Does it state a term / a date / an amount?" is answered by finding that value. */

@@ -30,6 +30,8 @@ export interface DocIndex {
   avgLength: number;
   /** Per-document memo of expensive candidate scans (dates, numbers), keyed by extractor. */
   memo: Map<string, unknown>;
+  /** The whole-line passage of each form line, by `page:line`. */
+  lines: Map<string, Passage>;
 }
 
 const MAX_SENTENCE_WORDS = 150;
@@ -109,6 +111,7 @@ export function buildIndex(doc: EngineDocument): DocIndex {
     df,
     avgLength: passages.length ? total / passages.length : 1,
     memo: new Map(),
+    lines: new Map(passages.filter((p) => p.kind === 'line').map((p) => [`${p.page}:${p.line}`, p])),
   };
 }
 

@@ -105,7 +105,7 @@ export function evidenceFor(
   const line = layout.lines[unit.line]!;
   let label = 0;
   if (unit.kind === 'segment') {
-    const lineP = index.passages.find((p) => p.kind === 'line' && p.page === at.page && p.line === unit.line);
+    const lineP = index.lines.get(`${at.page}:${unit.line}`);
     if (lineP) rel = Math.max(rel, scores[lineP.id]! * 0.9);
     const segs = line.segments;
     const k = segs.findIndex((s) => s.words[0] === unit.words[0]);

@@ -33,7 +33,8 @@ import { responseFormat } from './schema.ts';
 
 export type { PageImageLoader } from './images.ts';
 
-export interface OpenAIEngineOptions {
+/** The server and its limits, as the `OPENAI_*` settings give them. */
+export interface OpenAISettings {
   baseUrl: string;
   apiKey: string | null;
   model: string;
@@ -42,6 +43,9 @@ export interface OpenAIEngineOptions {
   timeoutMs: number;
   maxRetries: number;
   concurrency: number;
+}
+
+export interface OpenAIEngineOptions extends OpenAISettings {
   /** Reads a page's stored image; without it no images are sent. */
   pageImage?: PageImageLoader;
   /** Pages shown as images per request. Default 4. */

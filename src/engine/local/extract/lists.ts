@@ -110,11 +110,7 @@ export function listOptions(ctx: Context): ListOption[] {
         .map((i) => locateQuote(doc.fileId, page, i))
         .filter((c): c is Citation => c !== null);
       // Full names ("USANA Health Sciences, Inc.") beat the short names defined for them.
-      const full = items.filter(
-        (i) =>
-          i.split(/\s+/).length >= 2 ||
-          /\b(?:inc|llc|ltd|corp|corporation|company|lp|plc|gmbh|bank)\b/i.test(i),
-      ).length;
+      const full = items.filter(isFullName).length;
       out.push({
         items,
         score: 0.35 + 0.45 * rel + 0.1 * Math.min(items.length, 2) + 0.06 * Math.min(full, 2),
