@@ -451,6 +451,7 @@ try {
       `${(bytes / total / 1024).toFixed(0)} KiB per document); engine.answer costs ${(answerMs / jsonMs).toFixed(2)}x that`,
   );
   const allError = [...byType.values()].every((s) => s.success === 0);
+  if (cps < TARGET_CELLS_PER_SECOND || allError) process.exitCode = 1;
   console.log(
     `\ntarget >= ${TARGET_CELLS_PER_SECOND} cells/s: ${cps >= TARGET_CELLS_PER_SECOND ? 'MET' : 'NOT MET'} ` +
       `(${cps.toFixed(0)} cells/s)${allError ? ' -- but every answer was ERROR, so this times a stub' : ''}`,

@@ -268,6 +268,29 @@ try {
       `ingest: ${(ingestMs / 1000).toFixed(1)} s for ${fileOf.size} documents, ${pageCount} pages`,
   );
 
+  // Issue 5 targets, judged on a whole labelled set (a filtered run says nothing of them).
+  if (!filtered && !args.oracle) {
+    const right = overall.meanConfidenceRight ?? 0;
+    const wrong = overall.meanConfidenceWrong ?? 0;
+    const checks: [string, boolean][] = [
+      [`accuracy >= 0.75 (${overall.accuracy.toFixed(3)})`, overall.accuracy >= 0.75],
+      [
+        `citation page accuracy >= 0.9 (${(overall.pageAccuracy ?? 0).toFixed(3)})`,
+        (overall.pageAccuracy ?? 0) >= 0.9,
+      ],
+      [
+        `citation quotes found on the cited page (${(overall.quoteFoundRate ?? 0).toFixed(3)})`,
+        overall.quoteFoundRate === 1,
+      ],
+      [
+        `confidence of right answers above wrong ones (${right.toFixed(2)} vs ${wrong.toFixed(2)})`,
+        right > wrong,
+      ],
+    ];
+    for (const [what, ok] of checks) console.log(`target ${what}: ${ok ? 'MET' : 'NOT MET'}`);
+    if (checks.some(([, ok]) => !ok)) process.exitCode = 1;
+  }
+
   const report = {
     dataset: datasetName,
     generatedAt: new Date().toISOString(),
