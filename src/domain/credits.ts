@@ -1,11 +1,12 @@
 import type { Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { insertLedgerRow } from '../infra/repos/ledger.ts';
+import { type HoldRow, insertHolds, settleHolds } from '../infra/repos/holds.ts';
+import { insertLedgerRow, insertLedgerRows, type LedgerRow } from '../infra/repos/ledger.ts';
 import { findWorkspace, updateWorkspace, type WorkspaceRow } from '../infra/repos/workspaces.ts';
 import { spendMonth } from './clock.ts';
 import { errors } from './errors.ts';
 
-export type LedgerReason = 'grant' | 'ingest_page' | 'cell_charge' | 'search';
+export type LedgerReason = 'grant' | 'ingest_page' | 'cell_hold' | 'cell_capture' | 'cell_release' | 'search';
 
 export interface CreditChange {
   workspaceId: string;
@@ -58,4 +59,113 @@ export async function changeBalance(
     });
   }
   return { ...w, balance, month_spend: monthSpend, spend_month: month, updated_at: now };
+}
+
+/**
+ * D4: a cell's price leaves the balance when a worker starts it (a hold), so the balance is
+ * always grants minus charges minus what cells in progress hold. Holds many cells of one
+ * workspace, which the caller has locked and checked each price against; the holds, their
+ * ledger rows and the balance commit with the cells' move to IN_PROGRESS. Returns the hold
+ * ids in the order of `items`.
+ */
+export async function holdCredits(
+  tx: Queryable,
+  w: WorkspaceRow,
+  items: readonly { cellId: string; runId: string; amount: number }[],
+  now = Date.now(),
+): Promise<string[]> {
+  let balance = w.balance;
+  const holds: HoldRow[] = [];
+  const ledger: LedgerRow[] = [];
+  for (const it of items) {
+    balance -= it.amount;
+    if (balance < 0) throw new Error('holdCredits: the caller let a price past the balance');
+    const id = newId('hold');
+    holds.push({
+      id,
+      workspace_id: w.id,
+      cell_id: it.cellId,
+      run_id: it.runId,
+      amount: it.amount,
+      state: 'held',
+      created_at: now,
+      settled_at: null,
+    });
+    ledger.push(ledgerRow(w.id, -it.amount, balance, 'cell_hold', id, now));
+  }
+  if (holds.length === 0) return [];
+  await insertHolds(tx, holds);
+  await updateWorkspace(tx, w.id, { balance }, now);
+  await insertLedgerRows(tx, ledger);
+  return holds.map((h) => h.id);
+}
+
+/**
+ * Ends holds once each (those already settled are skipped, so nothing is charged twice).
+ * `captured` (SUCCESS): the balance already went down when the price was held, so each ledger
+ * row moves 0 credits and marks the moment of charge, and the month's spend goes up.
+ * `released` (ERROR, cancel, takeover): the credits go back to the balance.
+ */
+export async function settleCredits(
+  tx: Queryable,
+  holdIds: readonly string[],
+  state: 'captured' | 'released',
+  now = Date.now(),
+): Promise<HoldRow[]> {
+  const moved = await settleHolds(tx, holdIds, state, now);
+  const byWorkspace = new Map<string, HoldRow[]>();
+  for (const h of moved) byWorkspace.set(h.workspace_id, [...(byWorkspace.get(h.workspace_id) ?? []), h]);
+  for (const id of [...byWorkspace.keys()].sort()) {
+    const holds = byWorkspace.get(id)!;
+    const w = await findWorkspace(tx, id, { forUpdate: true });
+    if (!w) throw errors.notFound('Workspace');
+    let balance = w.balance;
+    const ledger: LedgerRow[] = [];
+    for (const h of holds) {
+      if (state === 'released') balance += h.amount;
+      ledger.push(
+        ledgerRow(
+          id,
+          state === 'released' ? h.amount : 0,
+          balance,
+          `cell_${state === 'captured' ? 'capture' : 'release'}`,
+          h.id,
+          now,
+        ),
+      );
+    }
+    if (state === 'captured') {
+      const total = holds.reduce((sum, h) => sum + h.amount, 0);
+      await updateWorkspace(
+        tx,
+        id,
+        { month_spend: currentMonthSpend(w, now) + total, spend_month: spendMonth(now) },
+        now,
+      );
+    } else {
+      await updateWorkspace(tx, id, { balance }, now);
+    }
+    await insertLedgerRows(tx, ledger);
+  }
+  return moved;
+}
+
+function ledgerRow(
+  workspaceId: string,
+  amount: number,
+  balanceAfter: number,
+  reason: LedgerReason,
+  refId: string,
+  now: number,
+): LedgerRow {
+  return {
+    id: newId('ledg'),
+    workspace_id: workspaceId,
+    amount,
+    balance_after: balanceAfter,
+    reason,
+    ref_id: refId,
+    actor_id: null,
+    created_at: now,
+  };
 }

@@ -16,6 +16,7 @@ import { registerColumnRoutes } from './routes/columns/index.ts';
 import { registerFileRoutes } from './routes/files/index.ts';
 import { registerHealthRoutes } from './routes/health/index.ts';
 import { registerRowRoutes } from './routes/rows/index.ts';
+import { registerRunRoutes } from './routes/runs/index.ts';
 import { registerTableRoutes } from './routes/tables/index.ts';
 import { formatValidationErrors, validatorCompiler } from './validation.ts';
 
@@ -58,5 +59,6 @@ export async function buildApp(
   registerRowRoutes(app, ctx);
   registerBundleRoutes(app, ctx);
   registerCellRoutes(app, ctx);
+  registerRunRoutes(app, ctx);
   return app;
 }

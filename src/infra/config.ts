@@ -22,6 +22,8 @@ export interface Config {
   readonly blob: BlobConfig;
   /** Tasks (ingest jobs, purges) one process works on at once. */
   readonly workerConcurrency: number;
+  readonly runConcurrency: number;
+  readonly engineThreads: number;
   /** Worker threads for page rendering and text extraction. */
   readonly ingestThreads: number;
   readonly taskLeaseMs: number;
@@ -153,6 +155,18 @@ export const SETTINGS: readonly SettingDoc[] = [
     description: 'Ingest jobs and other tasks one worker process runs at once.',
   },
   {
+    name: 'RUN_CONCURRENCY',
+    defaultValue: '2',
+    description:
+      'Batches of table cells one worker process answers at once (up to 16 cells each with the local engine, 1 with a model server).',
+  },
+  {
+    name: 'ENGINE_THREADS',
+    defaultValue: 'number of CPUs minus one (1 to 4)',
+    description:
+      'Worker threads the local answer engine runs on, per worker process; 0 answers on the main thread.',
+  },
+  {
     name: 'INGEST_THREADS',
     defaultValue: 'number of CPUs',
     description: 'Worker threads rendering pages and reading text, per process.',
@@ -161,7 +175,7 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'TASK_LEASE_MS',
     defaultValue: '60000',
     description:
-      'How long a claimed task may go without a heartbeat before another worker takes it over (a dead worker).',
+      'How long a claimed task or table cell may go without a heartbeat before another worker takes it over (a dead worker).',
   },
   {
     name: 'SWEEP_INTERVAL_MS',
@@ -313,6 +327,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     problems.push(`BLOB_STORE=${JSON.stringify(blobKind)} must be local or s3`);
   }
   const workerConcurrency = int('WORKER_CONCURRENCY', 2, 1, 64);
+  const runConcurrency = int('RUN_CONCURRENCY', 2, 1, 64);
+  const engineThreads = int('ENGINE_THREADS', Math.min(4, Math.max(1, os.availableParallelism() - 1)), 0, 64);
   const ingestThreads = int('INGEST_THREADS', Math.max(1, os.availableParallelism()), 1, 64);
   const taskLeaseMs = int('TASK_LEASE_MS', 60_000, 1_000, 3_600_000);
   const sweepIntervalMs = int('SWEEP_INTERVAL_MS', 43_200_000, 1_000, 2_147_483_647);
@@ -364,6 +380,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     initialCredits,
     blob,
     workerConcurrency,
+    runConcurrency,
+    engineThreads,
     ingestThreads,
     taskLeaseMs,
     sweepIntervalMs,

@@ -31,7 +31,8 @@ export type IdPrefix =
   | 'ledg'
   | 'strl'
   | 'task'
-  | 'shr';
+  | 'shr'
+  | 'hold';
 
 /** decisions.md D3: prefix + 20 random base62 characters. */
 export function newId(prefix: IdPrefix): string {

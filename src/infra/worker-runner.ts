@@ -7,6 +7,7 @@ type Logger = FastifyBaseLogger;
 import type { Database } from './db/database.ts';
 import { randomBase62 } from './ids.ts';
 import { claimTask, completeTask, extendLease, retryTask, type Task } from './queue.ts';
+import { Waker } from './waker.ts';
 
 export interface TaskContext {
   /** Aborted when the lease is lost or the runner stops: stop work, write nothing more. */
@@ -38,7 +39,7 @@ export class WorkerRunner {
   private stopping = false;
   private readonly active = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
-  private wake: (() => void) | null = null;
+  private readonly waker = new Waker();
   private readonly db: Database;
   private readonly handlers: Readonly<Record<string, TaskHandler>>;
   private readonly opts: RunnerOptions;
@@ -59,7 +60,7 @@ export class WorkerRunner {
 
   /** Ends the idle wait so new work is seen at once (same-process enqueue). */
   poke(): void {
-    this.wake?.();
+    this.waker.wakeAll();
   }
 
   async stop(): Promise<void> {
@@ -79,21 +80,8 @@ export class WorkerRunner {
         if (!this.stopping) this.opts.log.error({ err }, 'claiming a task failed');
       }
       if (task) await this.runTask(task);
-      else await this.idle();
+      else await this.waker.sleep(this.opts.pollMs);
     }
-  }
-
-  private idle(): Promise<void> {
-    return new Promise((resolve) => {
-      const t = setTimeout(done, this.opts.pollMs);
-      const self = this;
-      function done() {
-        clearTimeout(t);
-        if (self.wake === done) self.wake = null;
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 
   private async runTask(task: Task): Promise<void> {

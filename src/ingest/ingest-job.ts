@@ -1,11 +1,13 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { runStandingTables } from '../domain/standing.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import { findFileById, updateFile } from '../infra/repos/files.ts';
 import { donePages } from '../infra/repos/items.ts';
 import { findJob, updateJob } from '../infra/repos/jobs.ts';
+import { settleRuns } from '../infra/repos/runs.ts';
 import { findWorkspace } from '../infra/repos/workspaces.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
 import { recognize } from './ocr.ts';
@@ -21,6 +23,8 @@ export interface IngestDeps {
   dataDir: string;
   renderDpi: number;
   officeTimeoutMs: number;
+  /** Tells this process's cell runner that a standing table queued cells. */
+  notifyWork?: () => void;
 }
 
 /** Pages stored per transaction. */
@@ -39,25 +43,31 @@ export function ingestHandler(deps: IngestDeps): TaskHandler {
     maxAttempts: 3,
     run: (jobId, ctx) => runIngest(deps, jobId, ctx),
     async giveUp(jobId, error) {
-      await finish(deps.db, jobId, 'ERROR', `Processing failed: ${error.message.slice(0, 300)}`);
+      await finish(deps, jobId, 'ERROR', `Processing failed: ${error.message.slice(0, 300)}`);
     },
   };
 }
 
+/** Ends the job; a file that became ready joins its workspace's standing tables (D2) in the same transaction. */
 async function finish(
-  db: Database,
+  deps: Pick<IngestDeps, 'db' | 'notifyWork'>,
   jobId: string,
   status: 'SUCCESS' | 'ERROR',
   statusText: string | null,
 ): Promise<void> {
-  await db.transaction(async (tx) => {
+  const auto = await deps.db.transaction(async (tx) => {
     const job = await findJob(tx, jobId, { forUpdate: true });
-    if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
+    if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return null;
     const now = Date.now();
     await updateJob(tx, jobId, { status, status_text: statusText, finished_at: now }, now);
     const file = await findFileById(tx, job.file_id, { forUpdate: true });
-    if (file) await updateFile(tx, file.id, { state: status === 'SUCCESS' ? 'ready' : 'failed' }, now);
+    if (!file) return null;
+    await updateFile(tx, file.id, { state: status === 'SUCCESS' ? 'ready' : 'failed' }, now);
+    return status === 'SUCCESS' && file.deleted_at === null ? runStandingTables(tx, file, now) : null;
   });
+  if (!auto) return;
+  await settleRuns(deps.db, auto.superseded, Date.now());
+  if (auto.started.length > 0) deps.notifyWork?.();
 }
 
 async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Promise<void> {
@@ -65,7 +75,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
   if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
   const file = await findFileById(deps.db, job.file_id);
   if (!file || file.deleted_at !== null) {
-    await finish(deps.db, jobId, 'ERROR', 'The file was deleted before processing finished.');
+    await finish(deps, jobId, 'ERROR', 'The file was deleted before processing finished.');
     return;
   }
   const workspace = await findWorkspace(deps.db, job.workspace_id);
@@ -139,10 +149,10 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       storing.catch(() => {}); // awaited on the next turn or below
     }
     if (!(await storing)) throw await outOfCredits();
-    await finish(deps.db, jobId, 'SUCCESS', null);
+    await finish(deps, jobId, 'SUCCESS', null);
   } catch (err) {
     if (err instanceof UserFacingError) {
-      await finish(deps.db, jobId, 'ERROR', err.message);
+      await finish(deps, jobId, 'ERROR', err.message);
       return;
     }
     throw err;

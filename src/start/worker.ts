@@ -2,7 +2,10 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import pino from 'pino';
 import { PURGE_TASK } from '../domain/files.ts';
 import { INGEST_TASK } from '../domain/jobs.ts';
+import { CellRunner } from '../engine/cell-runner.ts';
+import { openEngine } from '../engine/open.ts';
 import { loggerOptions } from '../infra/logger.ts';
+import { findPageImageKey } from '../infra/repos/items.ts';
 import { WorkerRunner } from '../infra/worker-runner.ts';
 import { ingestHandler } from '../ingest/ingest-job.ts';
 import { closeOcr } from '../ingest/ocr.ts';
@@ -15,7 +18,7 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Claims queued tasks (ingest, purge) and sweeps expired files; any number may run. */
+/** Claims queued tasks (ingest, purge) and table cells, and sweeps expired files; any number may run. */
 export function runWorker(booted: Booted, log: Logger): RunningWorker {
   const { config, db, blobs } = booted;
   const pool = new PagePool(config.ingestThreads);
@@ -27,6 +30,7 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
       dataDir: config.dataDir,
       renderDpi: config.renderDpi,
       officeTimeoutMs: config.officeTimeoutMs,
+      notifyWork: () => cells.poke(),
     }),
     [PURGE_TASK]: purgeHandler({ db, blobs }),
   };
@@ -36,7 +40,27 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
     pollMs: 500,
     log: log.child({ component: 'worker' }),
   });
+  const engine = openEngine(config, {
+    threads: config.engineThreads,
+    pageImage: async (fileId, page) => {
+      const key = await findPageImageKey(db, fileId, page);
+      return key ? blobs.getBuffer(key) : null;
+    },
+  });
+  // The local engine answers a cell in milliseconds, so batches save round trips. A model
+  // server takes seconds per cell: claim one cell per call in flight, so a cancel finds every
+  // cell not yet sent to the model still queued.
+  const local = config.engine.kind === 'local';
+  const cells = new CellRunner(db, engine, {
+    concurrency: local ? config.runConcurrency : Math.max(config.runConcurrency, config.engine.concurrency),
+    batch: local ? 16 : 1,
+    leaseMs: config.taskLeaseMs,
+    pollMs: 500,
+    maxAttempts: 3,
+    log: log.child({ component: 'cells' }),
+  });
   runner.start();
+  cells.start();
   const sweep = () =>
     sweepExpired(db)
       .then((n) => n > 0 && runner.poke())
@@ -44,11 +68,15 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
   const sweeper = setInterval(sweep, config.sweepIntervalMs);
   const first = setTimeout(sweep, 5_000);
   return {
-    poke: () => runner.poke(),
+    poke: () => {
+      runner.poke();
+      cells.poke();
+    },
     async stop() {
       clearInterval(sweeper);
       clearTimeout(first);
-      await runner.stop();
+      await Promise.all([runner.stop(), cells.stop()]);
+      await engine.close?.();
       await pool.close();
       await closeOcr();
     },

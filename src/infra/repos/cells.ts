@@ -50,22 +50,36 @@ export async function insertCell(q: Queryable, c: CellRow): Promise<void> {
 }
 
 /**
- * Every cell of a table with `stale` worked out here, from both axes (3.2): behind its
- * column's version, or behind its bundle's documentsVersion.
+ * Cells with `stale` worked out from both axes (3.2): behind its column's version, or behind
+ * its bundle's documentsVersion.
  */
-export async function listCellsWithStale(q: Queryable, tableId: string): Promise<CellWithStale[]> {
-  return q.query<CellWithStale>(
-    `SELECT c.*,
+const WITH_STALE = `SELECT c.*,
             (c.column_version < col.version
               OR (r.subject_type = 'bundle' AND c.bundle_version < COALESCE(b.documents_version, c.bundle_version))) AS stale
        FROM cells c
        JOIN table_columns col ON col.id = c.column_id
        JOIN table_rows r ON r.id = c.row_id
-       LEFT JOIN bundles b ON r.subject_type = 'bundle' AND b.id = r.subject_id
-      WHERE c.table_id = $1
-      ORDER BY r.sort_order, r.id, col.sort_order, col.id`,
+       LEFT JOIN bundles b ON r.subject_type = 'bundle' AND b.id = r.subject_id`;
+
+/** Every cell of a table, in row then column order, with `stale`. */
+export async function listCellsWithStale(q: Queryable, tableId: string): Promise<CellWithStale[]> {
+  return q.query<CellWithStale>(
+    `${WITH_STALE} WHERE c.table_id = $1 ORDER BY r.sort_order, r.id, col.sort_order, col.id`,
     [tableId],
   );
+}
+
+/** One cell of a table with `stale`; null when absent. */
+export async function findCellWithStale(
+  q: Queryable,
+  tableId: string,
+  cellId: string,
+): Promise<CellWithStale | null> {
+  const rows = await q.query<CellWithStale>(`${WITH_STALE} WHERE c.table_id = $1 AND c.id = $2`, [
+    tableId,
+    cellId,
+  ]);
+  return rows[0] ?? null;
 }
 
 /**

@@ -117,3 +117,12 @@ export async function countPageDone(q: Queryable, jobId: string, fileId: string,
   await q.query('UPDATE jobs SET pages_done = pages_done + 1, updated_at = $2 WHERE id = $1', [jobId, now]);
   await q.query('UPDATE files SET item_count = item_count + 1, updated_at = $2 WHERE id = $1', [fileId, now]);
 }
+
+/** Where a page's rendered image is stored; null when there is none. */
+export async function findPageImageKey(q: Queryable, fileId: string, page: number): Promise<string | null> {
+  const rows = await q.query<{ blob_key: string }>(
+    `SELECT blob_key FROM file_items WHERE file_id = $1 AND row = 'jpg' AND col = $2`,
+    [fileId, page],
+  );
+  return rows[0]?.blob_key ?? null;
+}

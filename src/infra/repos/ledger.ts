@@ -24,3 +24,22 @@ export async function listLedger(q: Queryable, workspaceId: string): Promise<Led
     workspaceId,
   ]);
 }
+
+export async function insertLedgerRows(q: Queryable, rows: readonly LedgerRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const col = <K extends keyof LedgerRow>(k: K) => rows.map((r) => r[k]);
+  await q.query(
+    `INSERT INTO credit_ledger (id, workspace_id, amount, balance_after, reason, ref_id, actor_id, created_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::bigint[])`,
+    [
+      col('id'),
+      col('workspace_id'),
+      col('amount'),
+      col('balance_after'),
+      col('reason'),
+      col('ref_id'),
+      col('actor_id'),
+      col('created_at'),
+    ],
+  );
+}

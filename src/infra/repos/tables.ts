@@ -50,3 +50,12 @@ export async function updateTable(
   const { sql, params } = updateByIdSql('extraction_tables', id, patch, now);
   await q.query(sql, params);
 }
+
+/** Standing (auto-mode) tables of a workspace that are not archived, locked, in id order. */
+export async function lockStandingTables(q: Queryable, workspaceId: string): Promise<TableRow[]> {
+  return q.query<TableRow>(
+    `SELECT * FROM extraction_tables WHERE workspace_id = $1 AND standing AND archived_at IS NULL
+      ORDER BY id FOR UPDATE`,
+    [workspaceId],
+  );
+}

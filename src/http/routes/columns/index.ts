@@ -3,13 +3,14 @@ import type { App, AppContext } from '../../context.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
 import { ColumnFields, ColumnParams, ColumnSchema } from '../tables/model-schemas.ts';
 import { keySecurity, TableParams } from '../tables/schemas.ts';
+import { runColumnRoute } from './run.ts';
 
 const base = '/v2/workspaces/:workspaceId/tables/:tableId/columns';
 const optional = Object.fromEntries(Object.entries(ColumnFields).map(([k, v]) => [k, Type.Optional(v)])) as {
   [K in keyof typeof ColumnFields]: ReturnType<typeof Type.Optional<(typeof ColumnFields)[K]>>;
 };
 
-/** interface.md 4.2 (the run route comes with runs). */
+/** interface.md 4.2. */
 export function registerColumnRoutes(app: App, ctx: AppContext): void {
   const tags = ['columns'];
   app.get(
@@ -80,4 +81,5 @@ export function registerColumnRoutes(app: App, ctx: AppContext): void {
       return ok(await archiveColumn(ctx.db, workspaceId, tableId, columnId));
     },
   );
+  runColumnRoute(app, ctx);
 }

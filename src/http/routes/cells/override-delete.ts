@@ -1,0 +1,22 @@
+import { clearOverride } from '../../../domain/overrides.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok } from '../../schema.ts';
+import { CellSchema } from '../tables/model-schemas.ts';
+import { keySecurity } from '../tables/schemas.ts';
+import { CellParams, cellBase } from './schemas.ts';
+
+const schema = {
+  tags: ['cells'],
+  summary:
+    'Clear the human override (re-arms the cell for the next run); logs override_cleared. Idempotent: a cell without one is returned unchanged and logs nothing',
+  security: keySecurity,
+  params: CellParams,
+  response: { 200: Envelope(CellSchema) },
+};
+
+/** interface.md 4.4, 3.2. */
+export function deleteOverrideRoute(app: App, ctx: AppContext): void {
+  app.delete(`${cellBase}/override`, { config: { access: 'read_write' }, schema }, async (request) =>
+    ok(await clearOverride(ctx.db, request.params, request.principal!.keyId)),
+  );
+}

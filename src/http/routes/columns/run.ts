@@ -1,0 +1,26 @@
+import { startColumnRun } from '../../../domain/runs.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok } from '../../schema.ts';
+import { RunRefusalSchema, StartedRunSchema } from '../runs/schemas.ts';
+import { ColumnParams } from '../tables/model-schemas.ts';
+import { keySecurity } from '../tables/schemas.ts';
+
+const schema = {
+  tags: ['columns'],
+  summary: 'Run one column over every row (same as start run, scoped to the column)',
+  security: keySecurity,
+  params: ColumnParams,
+  response: { 200: Envelope(StartedRunSchema), 402: RunRefusalSchema },
+};
+
+export function runColumnRoute(app: App, ctx: AppContext): void {
+  app.post(
+    '/v2/workspaces/:workspaceId/tables/:tableId/columns/:columnId/run',
+    { config: { access: 'read_write' }, schema },
+    async (request) => {
+      const out = await startColumnRun(ctx.db, { ...request.params, triggeredBy: request.principal!.keyId });
+      if (out.run) ctx.notifyWork();
+      return ok(out);
+    },
+  );
+}

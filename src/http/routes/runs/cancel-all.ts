@@ -1,0 +1,21 @@
+import { cancelAllRuns } from '../../../domain/runs.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok, Type } from '../../schema.ts';
+import { keySecurity, TableParams } from '../tables/schemas.ts';
+import { RunSchema } from './schemas.ts';
+
+const schema = {
+  tags: ['runs'],
+  summary: 'Cancel every unfinished run of the table',
+  security: keySecurity,
+  params: TableParams,
+  response: { 200: Envelope(Type.Object({ canceled: Type.Integer(), runs: Type.Array(RunSchema) })) },
+};
+
+export function cancelAllRunsRoute(app: App, ctx: AppContext): void {
+  app.post(
+    '/v2/workspaces/:workspaceId/tables/:tableId/runs/cancel',
+    { config: { access: 'read_write' }, schema },
+    async (request) => ok(await cancelAllRuns(ctx.db, request.params.tableId)),
+  );
+}

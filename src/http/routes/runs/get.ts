@@ -1,0 +1,21 @@
+import { getRun } from '../../../domain/runs.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok } from '../../schema.ts';
+import { keySecurity } from '../tables/schemas.ts';
+import { RunParams, RunSchema } from './schemas.ts';
+
+const schema = {
+  tags: ['runs'],
+  summary: 'One run (the polling endpoint: totalCells, pendingCells)',
+  security: keySecurity,
+  params: RunParams,
+  response: { 200: Envelope(RunSchema) },
+};
+
+export function getRunRoute(app: App, ctx: AppContext): void {
+  app.get(
+    '/v2/workspaces/:workspaceId/tables/:tableId/runs/:runId',
+    { config: { access: 'read' }, schema },
+    async (request) => ok(await getRun(ctx.db, request.params.tableId, request.params.runId)),
+  );
+}
