@@ -13,11 +13,15 @@ import { registerAdminRoutes } from './routes/admin/index.ts';
 import { registerBundleRoutes } from './routes/bundles/index.ts';
 import { registerCellRoutes } from './routes/cells/index.ts';
 import { registerColumnRoutes } from './routes/columns/index.ts';
+import { registerDatasetRoutes } from './routes/datasets/index.ts';
 import { registerFileRoutes } from './routes/files/index.ts';
 import { registerHealthRoutes } from './routes/health/index.ts';
 import { registerRowRoutes } from './routes/rows/index.ts';
 import { registerRunRoutes } from './routes/runs/index.ts';
+import { registerSearchRoutes } from './routes/search/index.ts';
 import { registerTableRoutes } from './routes/tables/index.ts';
+import { registerUploadSessionRoutes } from './routes/upload-sessions/index.ts';
+import { registerWebAppRoutes } from './routes/web-app/index.ts';
 import { formatValidationErrors, validatorCompiler } from './validation.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -60,5 +64,9 @@ export async function buildApp(
   registerBundleRoutes(app, ctx);
   registerCellRoutes(app, ctx);
   registerRunRoutes(app, ctx);
+  registerDatasetRoutes(app, ctx);
+  registerUploadSessionRoutes(app, ctx);
+  registerSearchRoutes(app, ctx);
+  await registerWebAppRoutes(app, ctx);
   return app;
 }
