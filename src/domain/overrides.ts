@@ -182,19 +182,10 @@ export async function setOverride(
   return db.transaction(async (tx) => {
     const c = await lockCell(tx, ids.workspaceId, ids.tableId, ids.cellId);
     const override = validateOverride({ outputType: c.output_type, config: c.column_config }, input);
-    const now = Date.now();
-    await updateCellOverride(tx, c.id, override, now);
-    await appendCellEvent(tx, {
-      id: newId('rcev'),
-      cell_id: c.id,
-      type: 'override_set',
-      data: JSON.stringify({
-        value: override,
-        priorValue: c.status === 'SUCCESS' ? (c.value ?? null) : null,
-        priorOverride: c.human_override ?? null,
-      }),
-      actor_id: actorId,
-      created_at: now,
+    await writeOverride(tx, c.id, override, actorId, 'override_set', {
+      value: override,
+      priorValue: c.status === 'SUCCESS' ? (c.value ?? null) : null,
+      priorOverride: c.human_override ?? null,
     });
     return reread(tx, ids.tableId, c.id);
   });
@@ -213,16 +204,28 @@ export async function clearOverride(
   return db.transaction(async (tx) => {
     const c = await lockCell(tx, ids.workspaceId, ids.tableId, ids.cellId);
     if (c.human_override === null || c.human_override === undefined) return reread(tx, ids.tableId, c.id);
-    const now = Date.now();
-    await updateCellOverride(tx, c.id, null, now);
-    await appendCellEvent(tx, {
-      id: newId('rcev'),
-      cell_id: c.id,
-      type: 'override_cleared',
-      data: JSON.stringify({ priorOverride: c.human_override }),
-      actor_id: actorId,
-      created_at: now,
-    });
+    await writeOverride(tx, c.id, null, actorId, 'override_cleared', { priorOverride: c.human_override });
     return reread(tx, ids.tableId, c.id);
+  });
+}
+
+/** The override and its event, always together (2.5: the log is append-only and complete). */
+async function writeOverride(
+  tx: Queryable,
+  cellId: string,
+  override: unknown,
+  actorId: string,
+  type: 'override_set' | 'override_cleared',
+  data: Record<string, unknown>,
+): Promise<void> {
+  const now = Date.now();
+  await updateCellOverride(tx, cellId, override, now);
+  await appendCellEvent(tx, {
+    id: newId('rcev'),
+    cell_id: cellId,
+    type,
+    data: JSON.stringify(data),
+    actor_id: actorId,
+    created_at: now,
   });
 }
