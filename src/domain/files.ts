@@ -78,19 +78,29 @@ export function toItemView(i: FileItemRow, signer: Signer, lifetimeSeconds: numb
   };
 }
 
+/** The known names of `sort` (comma-separated, `-` for descending), first mention of a field wins. */
+export function sortFields(sort: string | undefined, columns: Readonly<Record<string, string>>): string[] {
+  const seen = new Set<string>();
+  const fields: string[] = [];
+  for (const raw of (sort ?? '').split(',')) {
+    const name = raw.trim().replace(/^[-+]/, '');
+    const column = columns[name];
+    if (!column || seen.has(column)) continue;
+    seen.add(column);
+    fields.push(raw.trim().startsWith('-') ? `-${name}` : name);
+  }
+  return fields;
+}
+
 /** `sort`: comma-separated names, `-` for descending; unknown names are ignored (4.6). */
 export function orderBy(
   sort: string | undefined,
   columns: Readonly<Record<string, string>>,
   fallback: string,
 ): string {
-  const parts: string[] = [];
-  for (const raw of (sort ?? '').split(',')) {
-    const name = raw.trim().replace(/^[-+]/, '');
-    const column = columns[name];
-    if (column && !parts.some((p) => p.startsWith(`${column} `)))
-      parts.push(`${column} ${raw.trim().startsWith('-') ? 'DESC' : 'ASC'}`);
-  }
+  const parts = sortFields(sort, columns).map((f) =>
+    f.startsWith('-') ? `${columns[f.slice(1)]} DESC` : `${columns[f]} ASC`,
+  );
   return parts.length > 0 ? `${parts.join(', ')}, id` : fallback;
 }
 
@@ -151,19 +161,27 @@ export async function listFiles(
   db: Database,
   workspaceId: string,
   q: Paging & { types?: string; sort?: string },
-): Promise<{ rows: FileRow[]; total: number; offset: number; limit: number }> {
+): Promise<{ rows: FileRow[]; total: number; offset: number; limit: number; sort: string[] }> {
   const paging = clampPaging(q);
+  const fields = sortFields(q.sort, FILE_SORT_COLUMNS);
+  const sort = fields.length > 0 ? fields : ['-createdAt'];
   const { rows, total } = await listReadableFiles(db, workspaceId, {
     types: parseTypes(q.types),
-    orderBy: orderBy(q.sort ?? '-createdAt', FILE_SORT_COLUMNS, 'created_at DESC, id DESC'),
+    orderBy: orderBy(sort.join(','), FILE_SORT_COLUMNS, 'created_at DESC, id DESC'),
     ...paging,
   });
-  return { rows, total, ...paging };
+  return { rows, total, ...paging, sort };
 }
 
-export async function getFile(db: Database, workspaceId: string, fileId: string): Promise<FileRow> {
+/** `noun` names the resource in the 404: v1 calls a file a dataset (9). */
+export async function getFile(
+  db: Database,
+  workspaceId: string,
+  fileId: string,
+  noun = 'File',
+): Promise<FileRow> {
   const f = await findReadableFile(db, workspaceId, fileId);
-  if (!f) throw errors.notFound('File');
+  if (!f) throw errors.notFound(noun);
   return f;
 }
 
@@ -172,10 +190,11 @@ export async function listFileItems(
   workspaceId: string,
   fileId: string,
   q: Paging & { row?: string; cols?: string; sort?: string },
-): Promise<{ rows: FileItemRow[]; total: number; offset: number; limit: number }> {
+  noun = 'File',
+): Promise<{ rows: FileItemRow[]; total: number; offset: number; limit: number; sort: string[] }> {
   const rows = parseRow(q.row);
   const cols = parseCols(q.cols);
-  await getFile(db, workspaceId, fileId);
+  await getFile(db, workspaceId, fileId, noun);
   const paging = clampPaging(q);
   const res = await listItems(db, fileId, {
     rows,
@@ -183,7 +202,8 @@ export async function listFileItems(
     orderBy: orderBy(q.sort, ITEM_SORT_COLUMNS, `${ITEM_UPLOAD_ORDER}, id`),
     ...paging,
   });
-  return { ...res, ...paging };
+  // An empty sort means upload order (the default on items, 4.6).
+  return { ...res, ...paging, sort: sortFields(q.sort, ITEM_SORT_COLUMNS) };
 }
 
 export async function getFileItem(

@@ -1,6 +1,13 @@
 import type { Database } from '../infra/db/database.ts';
-import { findWorkspaceJob, type JobRow } from '../infra/repos/jobs.ts';
+import {
+  findWorkspaceJob,
+  JOB_SORT_COLUMNS,
+  type JobRow,
+  type JobStatus,
+  listWorkspaceJobs,
+} from '../infra/repos/jobs.ts';
 import { errors } from './errors.ts';
+import { clampPaging, orderBy, type Paging, sortFields } from './files.ts';
 
 export const INGEST_TASK = 'ingest';
 
@@ -39,4 +46,49 @@ export async function getJob(db: Database, workspaceId: string, jobId: string): 
   const j = await findWorkspaceJob(db, workspaceId, jobId);
   if (!j) throw errors.notFound('Job');
   return j;
+}
+
+const STATUSES: readonly JobStatus[] = ['NOT_STARTED', 'IN_QUEUE', 'IN_PROGRESS', 'SUCCESS', 'ERROR'];
+
+/** Finished jobs stay in the v1 list this long after `finishedAt`, and readable by id for good (4.9, 8). */
+export const FINISHED_JOBS_LISTED_MS = 24 * 3_600_000;
+
+/** `statuses`: comma-separated; absent means all; an unknown name is a 400. */
+export function parseStatuses(statuses: string | undefined): JobStatus[] {
+  const list = (statuses ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.length === 0) return [...STATUSES];
+  const bad = list.filter((s) => !STATUSES.includes(s as JobStatus));
+  if (bad.length > 0)
+    throw errors.badRequest(`Unknown status(es): ${bad.join(', ')}. Use ${STATUSES.join(', ')}.`);
+  return STATUSES.filter((s) => list.includes(s));
+}
+
+/** The v1 jobs list (4.9): v1 and v2 jobs alike, newest first unless sorted. */
+export async function listJobs(
+  db: Database,
+  workspaceId: string,
+  q: Paging & { statuses?: string; sort?: string },
+  now: number,
+): Promise<{
+  rows: JobRow[];
+  total: number;
+  offset: number;
+  limit: number;
+  statuses: JobStatus[];
+  sort: string[];
+}> {
+  const statuses = parseStatuses(q.statuses);
+  const paging = clampPaging(q);
+  const fields = sortFields(q.sort, JOB_SORT_COLUMNS);
+  const sort = fields.length > 0 ? fields : ['-createdAt'];
+  const { rows, total } = await listWorkspaceJobs(db, workspaceId, {
+    statuses,
+    finishedAfter: now - FINISHED_JOBS_LISTED_MS,
+    orderBy: orderBy(sort.join(','), JOB_SORT_COLUMNS, 'created_at DESC, id'),
+    ...paging,
+  });
+  return { rows, total, ...paging, statuses, sort };
 }

@@ -19,6 +19,8 @@ export interface AppContext {
   readonly blobs: BlobStore;
   /** Tells an in-process worker that new work was queued (other processes poll). */
   readonly notifyWork: () => void;
+  /** The clock time-based API rules read (epoch ms); tests move it. Absent means Date.now. */
+  readonly now?: () => number;
 }
 
 export type App = FastifyInstance<

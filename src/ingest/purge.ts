@@ -2,7 +2,7 @@ import { PURGE_TASK } from '../domain/files.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import { enqueue } from '../infra/queue.ts';
-import { findFileById, hardDeleteFile, listExpiredFileIds, markFileDeleted } from '../infra/repos/files.ts';
+import { claimExpiredFiles, findFileById, hardDeleteFile } from '../infra/repos/files.ts';
 import type { TaskHandler } from '../infra/worker-runner.ts';
 import { fileFolder } from './keys.ts';
 
@@ -24,22 +24,20 @@ export function purgeHandler(deps: { db: Database; blobs: BlobStore }): TaskHand
   };
 }
 
-/** Marks expired files deleted and queues their purge; safe to run from many processes. */
-export async function sweepExpired(db: Database, now = Date.now()): Promise<number> {
+/**
+ * Marks expired files deleted and queues their purge, `batch` files per transaction, so a
+ * large backlog never holds one long transaction. Safe to run from many processes at once:
+ * each file is claimed by exactly one sweep (rows locked by another are skipped).
+ */
+export async function sweepExpired(db: Database, now = Date.now(), batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
-    const expired = await listExpiredFileIds(db, now, 500);
-    if (expired.length === 0) return total;
-    const marked = await db.transaction(async (tx) => {
-      let n = 0;
-      for (const id of expired) {
-        if (!(await markFileDeleted(tx, id, now))) continue;
-        await enqueue(tx, PURGE_TASK, id);
-        n++;
-      }
-      return n;
+    const claimed = await db.transaction(async (tx) => {
+      const ids = await claimExpiredFiles(tx, now, batch);
+      for (const id of ids) await enqueue(tx, PURGE_TASK, id);
+      return ids.length;
     });
-    total += marked;
-    if (marked === 0) return total;
+    total += claimed;
+    if (claimed < batch) return total;
   }
 }

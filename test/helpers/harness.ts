@@ -55,7 +55,12 @@ export interface Harness {
 /** A real app on a real, private database; `env` overrides settings as the process would read them. */
 export async function startHarness(
   env: Record<string, string> = {},
-  options: { logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger']; worker?: boolean } = {},
+  options: {
+    logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger'];
+    worker?: boolean;
+    /** The API's clock, for rules that depend on elapsed time. */
+    now?: () => number;
+  } = {},
 ): Promise<Harness> {
   const tdb = await createTestDatabase();
   const port = await freePort();
@@ -73,7 +78,7 @@ export async function startHarness(
   const shareSecret = randomBytes(32).toString('hex');
   let worker: RunningWorker | null = null;
   const app = await buildApp(
-    { config, db: tdb.db, shareSecret, blobs, notifyWork: () => worker?.poke() },
+    { config, db: tdb.db, shareSecret, blobs, notifyWork: () => worker?.poke(), now: options.now },
     { logger: options.logger ?? false },
   );
   await app.listen({ port, host: '127.0.0.1' });

@@ -53,9 +53,10 @@ export async function findReadableFile(
   workspaceId: string,
   id: string,
   now = Date.now(),
+  opts: { forUpdate?: boolean } = {},
 ): Promise<FileRow | null> {
   const rows = await q.query<FileRow>(
-    `SELECT * FROM files WHERE workspace_id = $1 AND id = $2 AND ${readable(3)}`,
+    `SELECT * FROM files WHERE workspace_id = $1 AND id = $2 AND ${readable(3)}${opts.forUpdate ? ' FOR UPDATE' : ''}`,
     [workspaceId, id, now],
   );
   return rows[0] ?? null;
@@ -138,20 +139,35 @@ export async function hardDeleteFile(q: Queryable, id: string): Promise<void> {
   await q.query('DELETE FROM files WHERE id = $1', [id]);
 }
 
-/** Files whose expiry passed and that no purge has removed yet. */
-export async function listExpiredFileIds(q: Queryable, now: number, limit: number): Promise<string[]> {
+/**
+ * For the sweeper: marks up to `limit` expired files deleted and returns their ids. Rows
+ * another sweeper holds are skipped, not waited for, so concurrent sweeps split the work
+ * and never both claim one file.
+ */
+export async function claimExpiredFiles(q: Queryable, now: number, limit: number): Promise<string[]> {
   const rows = await q.query<{ id: string }>(
-    'SELECT id FROM files WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= $1 ORDER BY expires_at LIMIT $2',
+    `UPDATE files SET deleted_at = $1, updated_at = $1
+      WHERE id IN (SELECT id FROM files
+                    WHERE deleted_at IS NULL AND expires_at IS NOT NULL AND expires_at <= $1
+                    ORDER BY expires_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+        AND deleted_at IS NULL
+      RETURNING id`,
     [now, limit],
   );
   return rows.map((r) => r.id);
 }
 
-/** For the sweeper: marks one file deleted whatever its expiry; false when already deleted. */
-export async function markFileDeleted(q: Queryable, id: string, now: number): Promise<boolean> {
-  const rows = await q.query(
-    'UPDATE files SET deleted_at = $2, updated_at = $2 WHERE id = $1 AND deleted_at IS NULL RETURNING id',
-    [id, now],
+/** v1 DELETE (3.4): an immediate expiry; the file answers 404 from now on. Null when not readable. */
+export async function expireReadableFile(
+  q: Queryable,
+  workspaceId: string,
+  id: string,
+  now: number,
+): Promise<FileRow | null> {
+  const rows = await q.query<FileRow>(
+    `UPDATE files SET expires_at = $3, updated_at = $3
+      WHERE workspace_id = $1 AND id = $2 AND ${readable(3)} RETURNING *`,
+    [workspaceId, id, now],
   );
-  return rows.length === 1;
+  return rows[0] ?? null;
 }

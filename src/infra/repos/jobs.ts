@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/database.ts';
-import { updateByIdSql } from '../db/sql.ts';
+import { selectPage, updateByIdSql } from '../db/sql.ts';
 
 export type JobStatus = 'NOT_STARTED' | 'IN_QUEUE' | 'IN_PROGRESS' | 'SUCCESS' | 'ERROR';
 
@@ -74,4 +74,36 @@ export async function updateJob(
 ): Promise<void> {
   const { sql, params } = updateByIdSql('jobs', id, patch, now);
   await q.query(sql, params);
+}
+
+export const JOB_SORT_COLUMNS: Readonly<Record<string, string>> = {
+  createdAt: 'created_at',
+  updatedAt: 'updated_at',
+  startedAt: 'started_at',
+  finishedAt: 'finished_at',
+  status: 'status',
+  type: 'type',
+  id: 'id',
+};
+
+/**
+ * A workspace's jobs with one of `statuses`; finished ones (SUCCESS, ERROR) only while they
+ * finished after `finishedAfter` (the v1 list keeps them 24 hours, 4.9).
+ */
+export async function listWorkspaceJobs(
+  q: Queryable,
+  workspaceId: string,
+  opts: { statuses: JobStatus[]; finishedAfter: number; orderBy: string; offset: number; limit: number },
+): Promise<{ rows: JobRow[]; total: number }> {
+  const where = `workspace_id = $1 AND status = ANY($2::text[])
+    AND (status NOT IN ('SUCCESS', 'ERROR') OR finished_at IS NULL OR finished_at > $3)`;
+  return selectPage<JobRow>(q, 'jobs', where, [workspaceId, opts.statuses, opts.finishedAfter], opts);
+}
+
+/** The file's jobs of one type, newest first. */
+export async function findFileJobs(q: Queryable, fileId: string, type: JobRow['type']): Promise<JobRow[]> {
+  return q.query<JobRow>('SELECT * FROM jobs WHERE file_id = $1 AND type = $2 ORDER BY created_at DESC, id', [
+    fileId,
+    type,
+  ]);
 }

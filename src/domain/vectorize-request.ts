@@ -1,0 +1,50 @@
+import type { Database } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import { enqueue } from '../infra/queue.ts';
+import { findReadableFile } from '../infra/repos/files.ts';
+import { findFileJobs, insertJob, type JobRow } from '../infra/repos/jobs.ts';
+import { DATASET } from './datasets.ts';
+import { errors } from './errors.ts';
+import { INGEST_TASK } from './jobs.ts';
+
+/**
+ * `POST /v1/datasets/:id/vectorize` (4.8): a vectorize job for a dataset already uploaded.
+ * Refused (400) once a vectorize job has succeeded for it; while one is still unfinished that
+ * job is returned rather than a second one started. The ingest handler skips pages already
+ * stored, so pages are never charged twice. The dataset row is locked so that two requests at
+ * once create one job.
+ */
+export async function requestVectorize(
+  db: Database,
+  workspaceId: string,
+  datasetId: string,
+  now: number,
+): Promise<JobRow> {
+  return db.transaction(async (tx) => {
+    const file = await findReadableFile(tx, workspaceId, datasetId, now, { forUpdate: true });
+    if (!file) throw errors.notFound(DATASET);
+    const earlier = await findFileJobs(tx, file.id, 'vectorize');
+    if (earlier.some((j) => j.status === 'SUCCESS'))
+      throw errors.badRequest('This dataset is already vectorized: a vectorize job succeeded for it.');
+    const running = earlier.find((j) => j.status !== 'ERROR');
+    if (running) return running;
+    const job: JobRow = {
+      id: newId('dsj'),
+      workspace_id: workspaceId,
+      file_id: file.id,
+      type: 'vectorize',
+      api_version: 'v1',
+      status: 'IN_PROGRESS',
+      status_text: null,
+      pages_done: 0,
+      started_at: now,
+      finished_at: null,
+      canceled_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await insertJob(tx, job);
+    await enqueue(tx, INGEST_TASK, job.id);
+    return job;
+  });
+}

@@ -1,0 +1,59 @@
+import { getJob, listJobs, toJobView } from '../../../domain/jobs.ts';
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok, Type } from '../../schema.ts';
+import { keySecurity } from '../tables/schemas.ts';
+import { V1JobSchema, V1ListQuery, v1Tags } from './schemas.ts';
+
+const list = {
+  tags: v1Tags,
+  summary: 'Jobs, newest first; finished jobs drop from the list 24 hours after finishing',
+  security: keySecurity,
+  querystring: Type.Object({
+    statuses: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: 'comma-separated: NOT_STARTED, IN_QUEUE, IN_PROGRESS, SUCCESS, ERROR; default all',
+      }),
+    ),
+    ...V1ListQuery,
+  }),
+  response: {
+    200: Type.Object({
+      success: Type.Boolean(),
+      statuses: Type.Array(Type.String()),
+      sort: Type.Array(Type.String()),
+      total: Type.Integer(),
+      offset: Type.Integer(),
+      limit: Type.Integer(),
+      data: Type.Array(V1JobSchema),
+    }),
+  },
+};
+
+const one = {
+  tags: v1Tags,
+  summary: 'One job, finished or not',
+  security: keySecurity,
+  params: Type.Object({ id: Type.String({ maxLength: 80 }) }),
+  response: { 200: Envelope(V1JobSchema) },
+};
+
+export function v1JobRoutes(app: App, ctx: AppContext): void {
+  app.get('/v1/jobs', { config: { access: 'read' }, schema: list }, async (request) => {
+    const now = (ctx.now ?? Date.now)();
+    const res = await listJobs(ctx.db, request.principal!.workspaceId, request.query, now);
+    return {
+      success: true,
+      statuses: res.statuses,
+      sort: res.sort,
+      total: res.total,
+      offset: res.offset,
+      limit: res.limit,
+      data: res.rows.map((j) => toJobView(j, 'v1')),
+    };
+  });
+
+  app.get('/v1/jobs/:id', { config: { access: 'read' }, schema: one }, async (request) =>
+    ok(toJobView(await getJob(ctx.db, request.principal!.workspaceId, request.params.id), 'v1')),
+  );
+}
