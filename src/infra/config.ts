@@ -28,6 +28,8 @@ export interface Config {
   readonly ingestThreads: number;
   readonly taskLeaseMs: number;
   readonly sweepIntervalMs: number;
+  /** An upload session untouched this long is refused and its chunks swept (interface.md 4.8). */
+  readonly uploadSessionIdleMs: number;
   readonly officeTimeoutMs: number;
   readonly renderDpi: number;
   /** The answer engine runs use (decisions.md D5). */
@@ -183,6 +185,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     description: 'How often expired files are hard-deleted (twice a day by default).',
   },
   {
+    name: 'UPLOAD_SESSION_IDLE_MS',
+    defaultValue: '86400000',
+    description:
+      'A v1 upload session with no call for this long expires: its key is refused and its chunks are removed by the next sweep (24 hours by default).',
+  },
+  {
     name: 'OFFICE_TIMEOUT_MS',
     defaultValue: '120000',
     description: 'A LibreOffice conversion running longer is killed and its job fails.',
@@ -332,6 +340,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const ingestThreads = int('INGEST_THREADS', Math.max(1, os.availableParallelism()), 1, 64);
   const taskLeaseMs = int('TASK_LEASE_MS', 60_000, 1_000, 3_600_000);
   const sweepIntervalMs = int('SWEEP_INTERVAL_MS', 43_200_000, 1_000, 2_147_483_647);
+  const uploadSessionIdleMs = int('UPLOAD_SESSION_IDLE_MS', 86_400_000, 1_000, 2_592_000_000);
   const officeTimeoutMs = int('OFFICE_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
   const renderDpi = int('RENDER_DPI', 150, 50, 600);
 
@@ -385,6 +394,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     ingestThreads,
     taskLeaseMs,
     sweepIntervalMs,
+    uploadSessionIdleMs,
     officeTimeoutMs,
     renderDpi,
     engine,

@@ -32,7 +32,8 @@ export type IdPrefix =
   | 'strl'
   | 'task'
   | 'shr'
-  | 'hold';
+  | 'hold'
+  | 'upls';
 
 /** decisions.md D3: prefix + 20 random base62 characters. */
 export function newId(prefix: IdPrefix): string {

@@ -137,7 +137,7 @@ export async function acceptUpload(
 }
 
 /** Path parts and control characters never reach a stored name. */
-function cleanName(name: string | undefined, ext: string): string {
+export function cleanName(name: string | undefined, ext: string): string {
   const base = [...path.basename((name ?? '').replace(/\\/g, '/'))]
     .filter((ch) => ch.charCodeAt(0) > 0x1f && ch.charCodeAt(0) !== 0x7f)
     .join('')
@@ -146,7 +146,7 @@ function cleanName(name: string | undefined, ext: string): string {
 }
 
 /** @fastify/multipart's own limits and format errors are client errors: 400. */
-function multipartError(err: unknown) {
+export function multipartError(err: unknown) {
   const e = err as { statusCode?: number; code?: string; message?: string };
   if (
     typeof e?.code === 'string' &&

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import pino from 'pino';
 import { PURGE_TASK } from '../domain/files.ts';
 import { INGEST_TASK } from '../domain/jobs.ts';
+import { sweepUploadSessions } from '../domain/upload-sessions.ts';
 import { CellRunner } from '../engine/cell-runner.ts';
 import { openEngine } from '../engine/open.ts';
 import { loggerOptions } from '../infra/logger.ts';
@@ -61,10 +62,15 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
   });
   runner.start();
   cells.start();
-  const sweep = () =>
-    sweepExpired(db)
+  const sweep = () => {
+    // Idle upload sessions (4.8) are swept on the same beat as expired files.
+    sweepUploadSessions({ db, blobs }, config.uploadSessionIdleMs).catch((err) =>
+      log.error({ err }, 'upload session sweep failed'),
+    );
+    return sweepExpired(db)
       .then((n) => n > 0 && runner.poke())
       .catch((err) => log.error({ err }, 'expiry sweep failed'));
+  };
   const sweeper = setInterval(sweep, config.sweepIntervalMs);
   const first = setTimeout(sweep, 5_000);
   return {
