@@ -52,4 +52,6 @@ if (!hasApt) {
     );
   }
 }
+// 3. The web app served at /app (Vite build into dist/web, git-ignored).
+run('npm', ['run', 'build:web']);
 console.log('setup: done. Start the service with `npm start`.');

@@ -22,6 +22,7 @@ import { registerSearchRoutes } from './routes/search/index.ts';
 import { registerTableRoutes } from './routes/tables/index.ts';
 import { registerUploadSessionRoutes } from './routes/upload-sessions/index.ts';
 import { registerWebAppRoutes } from './routes/web-app/index.ts';
+import { registerWorkspaceRoutes } from './routes/workspaces/index.ts';
 import { formatValidationErrors, validatorCompiler } from './validation.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,64}$/;
@@ -67,6 +68,7 @@ export async function buildApp(
   registerDatasetRoutes(app, ctx);
   registerUploadSessionRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
+  registerWorkspaceRoutes(app, ctx);
   await registerWebAppRoutes(app, ctx);
   return app;
 }
