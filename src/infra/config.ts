@@ -34,6 +34,19 @@ export interface Config {
   readonly renderDpi: number;
   /** The answer engine runs use (decisions.md D5). */
   readonly engine: EngineConfig;
+  /** Credits one search request costs (decisions.md D3). */
+  readonly searchPrice: number;
+  /** The embeddings provider vectorize and search use (D6); null: full-text search only. */
+  readonly embeddings: EmbeddingsConfig | null;
+}
+
+/** An OpenAI-compatible `/embeddings` server; `apiKey` is not enumerable, like the engine's. */
+export interface EmbeddingsConfig {
+  readonly baseUrl: string;
+  readonly model: string;
+  readonly apiKey: string | null;
+  /** The server also embeds images (sent as `{image: <data URL>}` inputs). */
+  readonly images: boolean;
 }
 
 export type EngineConfig =
@@ -240,6 +253,34 @@ export const SETTINGS: readonly SettingDoc[] = [
     defaultValue: '4',
     description: 'Requests in flight to the model server at once, per process.',
   },
+  {
+    name: 'SEARCH_PRICE',
+    defaultValue: '1',
+    description: 'Credits one `POST /v1/search` request costs; 0 makes search free.',
+  },
+  {
+    name: 'EMBEDDINGS_BASE_URL',
+    defaultValue: '(unset)',
+    description:
+      'Base address of an OpenAI-compatible `/embeddings` server. Set, vectorize jobs store page vectors and search fuses them with full-text ranking; unset, search is full-text only.',
+  },
+  {
+    name: 'EMBEDDINGS_MODEL',
+    defaultValue: '(unset)',
+    description: 'Embedding model name; required when `EMBEDDINGS_BASE_URL` is set.',
+  },
+  {
+    name: 'EMBEDDINGS_API_KEY',
+    defaultValue: '(unset)',
+    description:
+      'Sent as `Authorization: Bearer` to the embeddings server; unset sends no header. Never logged.',
+  },
+  {
+    name: 'EMBEDDINGS_IMAGES',
+    defaultValue: 'false',
+    description:
+      'The embeddings model also takes images (inputs `{"image": "<data URL>"}`): page images are embedded and `image_url` queries are matched by vector instead of OCR and visual hash.',
+  },
 ];
 
 export class ConfigError extends Error {
@@ -374,6 +415,27 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     problems.push(`ENGINE=${JSON.stringify(engineKind)} must be local or openai`);
   }
 
+  const searchPrice = int('SEARCH_PRICE', 1, 0, 1_000_000);
+  let embeddings: EmbeddingsConfig | null = null;
+  const embeddingsUrl = str('EMBEDDINGS_BASE_URL');
+  if (embeddingsUrl !== null) {
+    let baseUrl = embeddingsUrl;
+    try {
+      const u = new URL(baseUrl);
+      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
+      if (u.username || u.password) throw new Error('credentials');
+      baseUrl = baseUrl.replace(/\/+$/, '');
+    } catch {
+      // The value may carry credentials: name the setting, never echo it.
+      problems.push('EMBEDDINGS_BASE_URL must be an http(s) URL without user or password');
+    }
+    const model = str('EMBEDDINGS_MODEL');
+    if (!model) problems.push('EMBEDDINGS_MODEL is required when EMBEDDINGS_BASE_URL is set');
+    const e = { baseUrl, model: model ?? '', images: bool('EMBEDDINGS_IMAGES', false) };
+    Object.defineProperty(e, 'apiKey', { value: str('EMBEDDINGS_API_KEY'), enumerable: false });
+    embeddings = Object.freeze(e as typeof e & { apiKey: string | null });
+  }
+
   if (problems.length > 0) throw new ConfigError(problems);
   return Object.freeze({
     port,
@@ -398,5 +460,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     officeTimeoutMs,
     renderDpi,
     engine,
+    searchPrice,
+    embeddings,
   });
 }

@@ -6,10 +6,13 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import { findFileById, updateFile } from '../infra/repos/files.ts';
 import { donePages } from '../infra/repos/items.ts';
-import { findJob, updateJob } from '../infra/repos/jobs.ts';
+import { findJob, type JobRow, updateJob } from '../infra/repos/jobs.ts';
 import { settleRuns } from '../infra/repos/runs.ts';
 import { findWorkspace } from '../infra/repos/workspaces.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
+import { type EmbeddingsClient, EmbeddingsError } from '../search/embeddings.ts';
+import { hashMissingPages } from '../search/image-rank.ts';
+import { vectorizeFile } from '../search/vectorize.ts';
 import { recognize } from './ocr.ts';
 import type { PagePool } from './page-pool.ts';
 import type { PageOutput } from './page-worker.ts';
@@ -25,6 +28,8 @@ export interface IngestDeps {
   officeTimeoutMs: number;
   /** Tells this process's cell runner that a standing table queued cells. */
   notifyWork?: () => void;
+  /** Set: vectorize jobs also store page vectors (D6); unset, vectorize is extract. */
+  embeddings?: EmbeddingsClient | null;
 }
 
 /** Pages stored per transaction. */
@@ -48,22 +53,31 @@ export function ingestHandler(deps: IngestDeps): TaskHandler {
   };
 }
 
-/** Ends the job; a file that became ready joins its workspace's standing tables (D2) in the same transaction. */
+/**
+ * Ends the job; a file that became ready joins its workspace's standing tables (D2) in the
+ * same transaction. The file is ready when its pages are (`fileReady`, by default the job's
+ * success); null leaves the file alone: a job that only added vectors to a ready file.
+ */
 async function finish(
   deps: Pick<IngestDeps, 'db' | 'notifyWork'>,
   jobId: string,
   status: 'SUCCESS' | 'ERROR',
   statusText: string | null,
+  fileReady: boolean | null = status === 'SUCCESS',
 ): Promise<void> {
   const auto = await deps.db.transaction(async (tx) => {
     const job = await findJob(tx, jobId, { forUpdate: true });
     if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return null;
     const now = Date.now();
     await updateJob(tx, jobId, { status, status_text: statusText, finished_at: now }, now);
+    if (fileReady === null) return null;
     const file = await findFileById(tx, job.file_id, { forUpdate: true });
     if (!file) return null;
-    await updateFile(tx, file.id, { state: status === 'SUCCESS' ? 'ready' : 'failed' }, now);
-    return status === 'SUCCESS' && file.deleted_at === null ? runStandingTables(tx, file, now) : null;
+    // A later job on a ready file (v1 vectorize of an extracted dataset) leaves it ready and
+    // must not run its standing tables again: that would charge their cells twice.
+    if (file.state === 'ready') return null;
+    await updateFile(tx, file.id, { state: fileReady ? 'ready' : 'failed' }, now);
+    return fileReady && file.deleted_at === null ? runStandingTables(tx, file, now) : null;
   });
   if (!auto) return;
   await settleRuns(deps.db, auto.superseded, Date.now());
@@ -81,6 +95,11 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
   const workspace = await findWorkspace(deps.db, job.workspace_id);
   if (!workspace) return;
   await updateJob(deps.db, jobId, { status: 'IN_PROGRESS', started_at: job.started_at ?? Date.now() });
+  // A vectorize job on a file already read (POST /v1/datasets/:id/vectorize) only adds vectors.
+  if (job.type === 'vectorize' && file.state === 'ready') {
+    await finishSearchIndex(deps, jobId, job.type, file.id, ctx.signal, false);
+    return;
+  }
 
   const workDir = path.join(deps.dataDir, 'work', jobId);
   await mkdir(workDir, { recursive: true });
@@ -149,7 +168,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       storing.catch(() => {}); // awaited on the next turn or below
     }
     if (!(await storing)) throw await outOfCredits();
-    await finish(deps, jobId, 'SUCCESS', null);
+    await finishSearchIndex(deps, jobId, job.type, file.id, ctx.signal, true);
   } catch (err) {
     if (err instanceof UserFacingError) {
       await finish(deps, jobId, 'ERROR', err.message);
@@ -159,6 +178,34 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
   } finally {
     await rm(workDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * After the pages: their look hashes (for picture queries; a failure only means search
+ * hashes them later), then for a vectorize job with a provider their vectors. Pages stay
+ * stored and charged whatever happens here; a provider failure ends the job ERROR with the
+ * file still ready, and a later vectorize adds only the missing vectors.
+ */
+async function finishSearchIndex(
+  deps: IngestDeps,
+  jobId: string,
+  type: JobRow['type'],
+  fileId: string,
+  signal: AbortSignal,
+  filePages: boolean,
+): Promise<void> {
+  await hashMissingPages(deps, [fileId]).catch(() => 0);
+  if (type === 'vectorize' && deps.embeddings) {
+    try {
+      await vectorizeFile({ ...deps, embeddings: deps.embeddings }, fileId, signal);
+    } catch (err) {
+      if (!(err instanceof EmbeddingsError)) throw err;
+      const text = `The pages are stored, but embedding them failed: ${err.message.slice(0, 300)}`;
+      await finish(deps, jobId, 'ERROR', text, filePages ? true : null);
+      return;
+    }
+  }
+  await finish(deps, jobId, 'SUCCESS', null, filePages ? true : null);
 }
 
 async function withOcr(out: PageOutput): Promise<Omit<StoredPage, 'page'>> {

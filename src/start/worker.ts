@@ -12,6 +12,7 @@ import { ingestHandler } from '../ingest/ingest-job.ts';
 import { closeOcr } from '../ingest/ocr.ts';
 import { PagePool } from '../ingest/page-pool.ts';
 import { purgeHandler, sweepExpired } from '../ingest/purge.ts';
+import { EmbeddingsClient } from '../search/embeddings.ts';
 import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
 
 export interface RunningWorker {
@@ -32,6 +33,7 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
       renderDpi: config.renderDpi,
       officeTimeoutMs: config.officeTimeoutMs,
       notifyWork: () => cells.poke(),
+      embeddings: config.embeddings ? new EmbeddingsClient(config.embeddings) : null,
     }),
     [PURGE_TASK]: purgeHandler({ db, blobs }),
   };
