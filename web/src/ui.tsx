@@ -1,4 +1,5 @@
 import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { ApiError } from './api.ts';
 
 export function Spinner(props: { label?: string }) {
@@ -34,7 +35,8 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [onClose]);
-  return (
+  // In document.body, above every stacking context of the page (sticky panels, grid headers).
+  return createPortal(
     <div className="backdrop">
       <div
         className={`modal${props.wide ? ' wide' : ''}`}
@@ -50,7 +52,8 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
         </header>
         <div className="modal-body">{props.children}</div>
       </div>
-    </div>
+    </div>,
+    document.body,
   );
 }
 

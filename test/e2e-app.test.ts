@@ -1,0 +1,430 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import pino from 'pino';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WEB_APP_DIR } from '../src/http/routes/web-app/index.ts';
+import { type RunningWorker, runWorker } from '../src/start/worker.ts';
+import { makeTextPdf } from './fixtures/pdf.ts';
+import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
+import { api, contractPages, type Json, until } from './helpers/runs.ts';
+
+// Issue 8 acceptance: the web app in real headless Chromium against a running service with
+// a worker. Upload through the UI, a table with a date and a number column, a run confirmed
+// after its preview cost, a citation opened with its box over the cited words, an override
+// and its event, a canceled run; screenshots for a reviewer; no request leaves the origin.
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = path.join(ROOT, 'test-output', 'screenshots');
+const run = promisify(execFile);
+
+/**
+ * What the functions run inside the page use of the browser, typed here because the test
+ * program is compiled without the DOM library.
+ */
+interface Canvas2d {
+  drawImage(image: unknown, x: number, y: number): void;
+  getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+}
+interface InPage {
+  DataTransfer: new () => { items: { add(file: unknown): void } };
+  File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
+  document: {
+    activeElement: { getAttribute(name: string): string | null } | null;
+    createElement(tag: 'canvas'): { width: number; height: number; getContext(kind: '2d'): Canvas2d | null };
+  };
+}
+type Img = { naturalWidth: number; naturalHeight: number };
+
+function newestIn(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestIn(p) : statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/** Builds the app when dist/web is missing or older than its sources (npm run setup builds it too). */
+async function ensureBuilt(): Promise<void> {
+  const index = path.join(WEB_APP_DIR, 'index.html');
+  if (existsSync(index) && statSync(index).mtimeMs >= newestIn(path.join(ROOT, 'web'))) return;
+  await run(
+    process.execPath,
+    [path.join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--config', 'web/vite.config.ts'],
+    {
+      cwd: ROOT,
+    },
+  );
+}
+
+describe('the web app in Chromium (issue 8)', () => {
+  let h: Harness;
+  let ws: TestWorkspace;
+  let a: ReturnType<typeof api>;
+  let worker: RunningWorker | null = null;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let origin: string;
+  const offOrigin: string[] = [];
+  const pageErrors: string[] = [];
+  let tableId = '';
+
+  const startWorker = () => {
+    worker = runWorker(
+      { config: h.config, db: h.db, shareSecret: h.shareSecret, blobs: h.blobs, shutdown: async () => {} },
+      pino({ level: 'silent' }),
+    );
+  };
+  const cell = (rowIndex: number, columnName: string) =>
+    page.locator(
+      `tbody tr:nth-child(${rowIndex + 1}) td[data-testid=cell][data-column-id="${columnIdOf(columnName)}"]`,
+    );
+  const columnIds = new Map<string, string>();
+  const columnIdOf = (name: string) => columnIds.get(name) ?? 'unknown';
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`${CHROMIUM} is missing: run npm run setup (installs Debian chromium)`);
+    mkdirSync(SHOTS, { recursive: true });
+    await ensureBuilt();
+    // The worker is ours (not the harness's) so the cancel test can stop it and keep a run in flight.
+    h = await startHarness({ RUN_CONCURRENCY: '1' });
+    startWorker();
+    ws = await h.workspace({ credits: 1000 });
+    a = api(h, ws);
+    origin = new URL(h.baseUrl).origin;
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox'] });
+    context = await browser.newContext({
+      locale: 'en-US',
+      timezoneId: 'UTC',
+      viewport: { width: 1400, height: 900 },
+    });
+    // Nothing but the service itself: any other request is recorded and refused.
+    await context.route('**/*', (route) => {
+      const url = route.request().url();
+      if (url.startsWith('data:') || url.startsWith('blob:') || new URL(url).origin === origin)
+        return route.continue();
+      offOrigin.push(url);
+      return route.abort();
+    });
+    page = await context.newPage();
+    page.setDefaultTimeout(30_000);
+    page.on('pageerror', (e) => pageErrors.push(String(e)));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy|Refused to/.test(m.text()))
+        pageErrors.push(m.text());
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await worker?.stop();
+    await h?.close();
+  });
+
+  it('serves the built app: index.html no-cache, hashed assets immutable, a CSP with no external origin', async () => {
+    const index = await fetch(`${h.baseUrl}/app/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    const csp = index.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("img-src 'self' blob: data:");
+    expect(csp).not.toMatch(/https?:|\*/);
+    const html = await index.text();
+    const assets = [...html.matchAll(/(?:src|href)="(\/app\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    expect(assets.length).toBeGreaterThanOrEqual(2);
+    for (const asset of assets) {
+      const r = await fetch(`${h.baseUrl}${asset}`);
+      expect(r.status, asset).toBe(200);
+      expect(r.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
+    }
+    // No external origin referenced anywhere in the page or its bundles.
+    for (const asset of [...assets, '/app/']) {
+      const text = await (await fetch(`${h.baseUrl}${asset}`)).text();
+      expect(text, asset).not.toMatch(
+        /<script[^>]+src="https?:|<link[^>]+href="https?:|@import\s+url\(["']?https?:/,
+      );
+    }
+    const client = await fetch(`${h.baseUrl}/app/tables/rev_whatever`);
+    expect(client.status).toBe(200);
+    expect(await client.text()).toBe(html);
+  });
+
+  it('takes a pasted key, keeps it in session storage only, and shows the credits', async () => {
+    await page.goto(`${h.baseUrl}/app`);
+    await page.getByLabel('API key').fill(ws.key);
+    await page.getByRole('button', { name: 'Open workspace' }).click();
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('1,000');
+    expect(page.url()).not.toContain(ws.key);
+    expect(await page.evaluate(() => sessionStorage.getItem('folio.apiKey'))).toBe(ws.key);
+    expect(await page.evaluate(() => localStorage.length)).toBe(0);
+  });
+
+  it('uploads two PDFs (file chooser and drop) with progress, and waits for their ingest', async () => {
+    await page.getByRole('link', { name: 'Files' }).click();
+    const chooserOpened = page.waitForEvent('filechooser');
+    await page.getByRole('button', { name: 'Choose files…' }).click();
+    const chooser = await chooserOpened;
+    expect(chooser.isMultiple()).toBe(true);
+    await chooser.setFiles({
+      name: 'contract-march.pdf',
+      mimeType: 'application/pdf',
+      buffer: Buffer.from(await makeTextPdf(contractPages(3))),
+    });
+    // The second by drag and drop, as a browser delivers a dropped file.
+    const second = Buffer.from(await makeTextPdf(contractPages(4))).toString('base64');
+    const dataTransfer = await page.evaluateHandle((b64) => {
+      const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+      const w = globalThis as unknown as InPage;
+      const dt = new w.DataTransfer();
+      dt.items.add(new w.File([bytes], 'contract-april.pdf', { type: 'application/pdf' }));
+      return dt;
+    }, second);
+    await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
+
+    const uploads = page.getByTestId('upload');
+    await expect.poll(() => uploads.count()).toBe(2);
+    await expect
+      .poll(() => page.locator('[data-testid=upload][data-phase=done]').count(), { timeout: 120_000 })
+      .toBe(2);
+    for (const p of await page.locator('[data-testid=upload] progress').all()) {
+      expect(await p.evaluate((el) => (el as unknown as { value: number }).value)).toBe(1);
+    }
+    const rows = page.getByTestId('file-row');
+    await expect.poll(() => rows.count()).toBe(2);
+    // Page thumbnails through the items' share links.
+    await page.getByRole('button', { name: /contract-march\.pdf/ }).click();
+    const thumb = page.getByTestId('thumbnails').locator('img').first();
+    await expect.poll(() => thumb.evaluate((img) => (img as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    expect(await thumb.getAttribute('src')).toMatch(/^\/v2\/share\/dsx_[0-9A-Za-z]+\?token=v1\./);
+  }, 180_000);
+
+  it('creates a table with a date and a number column and both files as rows', async () => {
+    await page.getByRole('link', { name: 'Tables' }).click();
+    await page.getByLabel('new table name').fill('Contracts');
+    await page.getByRole('button', { name: 'Create table' }).click();
+    await expect.poll(() => page.getByTestId('table-name').textContent()).toBe('Contracts');
+    tableId = page.url().split('/').pop()!;
+    expect(tableId).toMatch(/^rev_/);
+
+    const addColumn = async (name: string, prompt: string, type: string) => {
+      await page.getByRole('button', { name: '+ Column' }).click();
+      const form = page.getByTestId('add-column');
+      await form.getByLabel('Name').fill(name);
+      await form.getByLabel('Question asked of every row').fill(prompt);
+      await form.getByLabel('Answer type').selectOption(type);
+      await form.getByRole('button', { name: 'Add column' }).click();
+      await page.locator(`th[data-column-id]`, { hasText: name }).waitFor();
+    };
+    await addColumn('Effective date', 'What is the effective date?', 'date');
+    await addColumn('Total price', 'What is the total contract price?', 'number');
+    for (const col of await a.must('GET', `/tables/${tableId}/columns`)) columnIds.set(col.name, col.id);
+    expect(JSON.parse((await a.must('GET', `/tables/${tableId}/columns`))[0].config)).toEqual({
+      dateDisplay: 'exact',
+    });
+
+    await page.getByRole('button', { name: '+ Rows' }).click();
+    const choices = page.getByTestId('row-choices').locator('input[type=checkbox]');
+    await expect.poll(() => choices.count()).toBe(2);
+    for (const c of await choices.all()) await c.check();
+    await page.getByTestId('add-rows').click();
+    await expect.poll(() => page.locator('td[data-testid=cell]').count()).toBe(4);
+  });
+
+  it('runs the table after showing the preview cost; every cell fills with its typed value', async () => {
+    await page.getByTestId('run-table').click();
+    await expect.poll(() => page.getByTestId('preview-cost').textContent()).toBe('16');
+    expect(await page.getByTestId('preview-cells').textContent()).toBe('4');
+    await page.getByTestId('confirm-run').click();
+    await expect
+      .poll(() => page.locator('td[data-testid=cell][data-status=SUCCESS]').count(), { timeout: 120_000 })
+      .toBe(4);
+    const dates = await page
+      .locator(`td[data-column-id="${columnIdOf('Effective date')}"]`)
+      .allTextContents();
+    const prices = await page.locator(`td[data-column-id="${columnIdOf('Total price')}"]`).allTextContents();
+    expect(dates.sort()).toEqual(['2021-03-03', '2021-03-04']);
+    expect(prices.sort()).toEqual(['12,300', '12,400']);
+    await expect
+      .poll(() => page.locator('[data-testid=run]').first().getAttribute('data-status'))
+      .toBe('SUCCESS');
+    // 16 credits captured for the cells (and 2 for the pages read), shown in the header.
+    const wallet = await a.wallet();
+    expect(wallet.monthSpend).toBe(16 + 2);
+    await expect
+      .poll(() => page.getByTestId('credits').textContent(), { timeout: 40_000 })
+      .toBe(`${wallet.balance} credits · ${wallet.monthSpend} spent this month`);
+    await page.screenshot({ path: path.join(SHOTS, 'grid.png'), fullPage: true });
+  }, 180_000);
+
+  it('moves between cells with the arrow keys and opens one with Enter', async () => {
+    await cell(0, 'Effective date').click();
+    await page.getByRole('button', { name: 'close panel' }).click();
+    await cell(0, 'Effective date').focus();
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowDown');
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (globalThis as unknown as InPage).document.activeElement?.getAttribute('data-pos'),
+        ),
+      )
+      .toBe('1:1');
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowUp');
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (globalThis as unknown as InPage).document.activeElement?.getAttribute('data-pos'),
+        ),
+      )
+      .toBe('0:0');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('cell-panel').waitFor();
+    expect(await page.getByTestId('cell-panel').locator('h2').textContent()).toBe('Effective date');
+  });
+
+  it('opens a citation: the page image through a share link, the box drawn over the cited words, the quote', async () => {
+    const cells: Json[] = await a.cells(tableId);
+    const rows: Json[] = (await a.must('GET', `/tables/${tableId}`)).rows;
+    const firstRow = rows.sort((x, y) => x.sortOrder - y.sortOrder)[0]!;
+    const target = cells.find((c) => c.rowId === firstRow.id && c.columnId === columnIdOf('Effective date'))!;
+    const citation = target.citations[0];
+    expect(citation.box).toHaveLength(4);
+    expect(citation.quote).toMatch(/2021/);
+
+    await page.getByTestId('citation').first().click();
+    const img = page.getByTestId('citation-image');
+    await expect.poll(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    expect(await img.getAttribute('src')).toMatch(/^\/v2\/share\/dsx_[0-9A-Za-z]+\?token=v1\./);
+    expect(await page.getByTestId('citation-quote').textContent()).toContain(citation.quote);
+    const overlay = page.getByTestId('citation-box');
+    await overlay.waitFor();
+
+    // The overlay sits at the box's fractions of the image as rendered.
+    const imgRect = (await img.boundingBox())!;
+    const boxRect = (await overlay.boundingBox())!;
+    const [x0, y0, x1, y1] = citation.box as number[];
+    const near = (got: number, want: number) => expect(Math.abs(got - want)).toBeLessThan(2);
+    near(boxRect.x, imgRect.x + x0! * imgRect.width);
+    near(boxRect.y, imgRect.y + y0! * imgRect.height);
+    near(boxRect.width, (x1! - x0!) * imgRect.width);
+    near(boxRect.height, (y1! - y0!) * imgRect.height);
+
+    // Over the cited words: the page text is drawn at known places (Helvetica 14 pt, from a
+    // 72 pt margin, 22.4 pt per line on US Letter): the date is on the second line.
+    const lineTop = (72 + 22.4) / 792;
+    const lineBottom = (72 + 22.4 + 14 * 1.2) / 792;
+    expect(y0!).toBeLessThan(lineBottom);
+    expect(y1!).toBeGreaterThan(lineTop);
+    expect(y1! - y0!).toBeLessThan(0.05);
+    expect(x0!).toBeGreaterThanOrEqual(72 / 612 - 0.01);
+    // And ink is under it, white just above it (between the lines).
+    const ink = await img.evaluate(
+      (el, box) => {
+        const image = el as unknown as Img;
+        const canvas = (globalThis as unknown as InPage).document.createElement('canvas');
+        canvas.width = image.naturalWidth;
+        canvas.height = image.naturalHeight;
+        const g = canvas.getContext('2d')!;
+        g.drawImage(image, 0, 0);
+        const dark = (fx0: number, fy0: number, fx1: number, fy1: number) => {
+          const x = Math.round(fx0 * canvas.width);
+          const y = Math.round(fy0 * canvas.height);
+          const w = Math.max(1, Math.round((fx1 - fx0) * canvas.width));
+          const hgt = Math.max(1, Math.round((fy1 - fy0) * canvas.height));
+          const d = g.getImageData(x, y, w, hgt).data;
+          let n = 0;
+          for (let i = 0; i < d.length; i += 4) if (d[i]! + d[i + 1]! + d[i + 2]! < 384) n++;
+          return n / (w * hgt);
+        };
+        const [bx0, by0, bx1, by1] = box;
+        const gap = (by1 - by0) * 0.3;
+        return { inside: dark(bx0, by0, bx1, by1), above: dark(bx0, by0 - gap - 0.004, bx1, by0 - 0.004) };
+      },
+      citation.box as [number, number, number, number],
+    );
+    expect(ink.inside).toBeGreaterThan(0.05);
+    expect(ink.above).toBeLessThan(0.01);
+    await page.screenshot({ path: path.join(SHOTS, 'citation.png') });
+    await page.keyboard.press('Escape');
+    await img.waitFor({ state: 'detached' });
+  });
+
+  it('overrides a cell with a typed value and shows the event in its history', async () => {
+    const panel = page.getByTestId('cell-panel');
+    await panel.getByLabel('override value').fill('2020-12-31');
+    await panel.getByTestId('save-override').click();
+    const event = panel.locator('[data-testid=event][data-type=override_set]');
+    await event.waitFor();
+    expect(await event.textContent()).toContain('2020-12-31');
+    expect(await event.textContent()).toContain(ws.keyId);
+    await expect.poll(() => cell(0, 'Effective date').textContent()).toContain('2020-12-31');
+    expect(await cell(0, 'Effective date').textContent()).toContain('edited');
+    // Cleared again and set again, as the API records it.
+    await panel.getByRole('button', { name: 'Clear override' }).click();
+    await panel.locator('[data-testid=event][data-type=override_cleared]').waitFor();
+    await panel.getByLabel('override value').fill('2020-12-31');
+    await panel.getByTestId('save-override').click();
+    await expect.poll(() => panel.locator('[data-testid=event]').count()).toBe(3);
+    await page.screenshot({ path: path.join(SHOTS, 'grid-cell-panel.png') });
+    const target = (await a.cells(tableId)).find((c) => c.humanOverride !== null)!;
+    expect(target.humanOverride).toEqual({ type: 'date', value: '2020-12-31' });
+    await page.getByRole('button', { name: 'close panel' }).click();
+  });
+
+  it('cancels a run still in flight: the run ends CANCELED and its cells go back to blank', async () => {
+    // No worker: the run's cells stay queued until it is canceled.
+    await worker!.stop();
+    worker = null;
+    await page.getByTestId('run-table').click();
+    // The overridden cell is not run again.
+    await expect.poll(() => page.getByTestId('preview-cells').textContent()).toBe('3');
+    await page.getByTestId('confirm-run').click();
+    const live = page.locator('[data-testid=run][data-status=IN_PROGRESS]');
+    await live.waitFor();
+    await expect.poll(() => page.locator('td[data-status=IN_QUEUE]').count()).toBe(3);
+    expect(await live.textContent()).toMatch(/0 \/ 3 cells, 3 pending/);
+    await live.getByTestId('cancel-run').click();
+    await expect
+      .poll(() => page.locator('[data-testid=run]').first().getAttribute('data-status'))
+      .toBe('CANCELED');
+    await expect.poll(() => page.locator('td[data-status=NOT_STARTED]').count()).toBe(3);
+    const runs: Json[] = await a.must('GET', `/tables/${tableId}/runs`);
+    expect(runs.filter((r) => r.status === 'CANCELED')).toHaveLength(1);
+    expect(runs.find((r) => r.status === 'CANCELED')).toMatchObject({ pendingCells: 0, totalCells: 3 });
+  });
+
+  it('shows a refusal in plain words, and cells blocked for credits as "Out of credits"', async () => {
+    await a.setBudget({ balance: 0 });
+    await page.getByTestId('run-table').click();
+    await page.getByTestId('confirm-run').click();
+    const alert = page.getByRole('dialog').getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Not enough credits/);
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    await a.setBudget({ balance: 1 });
+    startWorker();
+    await page.getByTestId('run-table').click();
+    await page.getByTestId('confirm-run').click();
+    await expect
+      .poll(() => page.getByTestId('block-reason').allTextContents(), { timeout: 60_000 })
+      .toEqual(['Out of credits', 'Out of credits', 'Out of credits']);
+    await until('the run to end', async () => {
+      const runs: Json[] = await a.must('GET', `/tables/${tableId}/runs`);
+      return runs.every((r) => ['SUCCESS', 'ERROR', 'CANCELED'].includes(r.status)) ? true : undefined;
+    });
+  }, 120_000);
+
+  it('loaded nothing from another origin and raised no page error or CSP violation', () => {
+    expect(offOrigin).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
