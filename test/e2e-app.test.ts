@@ -423,6 +423,28 @@ describe('the web app in Chromium (issue 8)', () => {
     });
   }, 120_000);
 
+  it('searches pages by text: thumbnails with scores, highest first, a page opens; a credit is spent', async () => {
+    await a.setBudget({ balance: 10 });
+    await page.getByRole('link', { name: 'Search' }).click();
+    await page.getByLabel('search text').fill('Which agreement is governed by the laws of Delaware?');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const results = page.getByTestId('search-results').locator('button.result');
+    await expect.poll(() => results.count(), { timeout: 30_000 }).toBe(2);
+    const scores = (await page.getByTestId('search-results').locator('.score').allTextContents()).map((t) =>
+      Number(t.replace('score ', '')),
+    );
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    expect(scores[0]).toBeGreaterThan(0);
+    const thumb = results.first().locator('img');
+    await expect.poll(() => thumb.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    expect(await results.first().textContent()).toMatch(/contract-(march|april)\.pdf, p\. 1/);
+    await results.first().click();
+    const img = page.getByTestId('citation-image');
+    await expect.poll(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('9');
+  });
+
   it('loaded nothing from another origin and raised no page error or CSP violation', () => {
     expect(offOrigin).toEqual([]);
     expect(pageErrors).toEqual([]);
