@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeTextPdf } from './fixtures/pdf.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
+import { startS3rver } from './helpers/s3rver.ts';
 
 const MB = 1024 * 1024;
 const PART = 5 * MB;
@@ -444,5 +445,55 @@ describe('v1 upload session expiry (interface.md 4.8, 7)', () => {
       await new Promise((r) => setTimeout(r, 200));
     expect(await chunkFiles(h)).toEqual([]);
     expect((await post(h, ws, 'abort', [['key', key]])).status).toBe(400);
+  });
+});
+
+describe('v1 upload sessions on S3-compatible storage (interface.md 4.8)', () => {
+  let h: Harness;
+  let ws: TestWorkspace;
+  let s3: Awaited<ReturnType<typeof startS3rver>>;
+
+  beforeAll(async () => {
+    s3 = await startS3rver('folio-sessions');
+    h = await startHarness(
+      {
+        BLOB_STORE: 's3',
+        S3_BUCKET: 'folio-sessions',
+        S3_ENDPOINT: s3.endpoint,
+        S3_ACCESS_KEY_ID: 'S3RVER',
+        S3_SECRET_ACCESS_KEY: 'S3RVER',
+      },
+      { worker: true },
+    );
+    ws = await h.workspace({ tier: 'silver' });
+  });
+  afterAll(async () => {
+    await h.close();
+    await s3.stop();
+  });
+
+  /** How many chunk objects are left; deleting is how S3 counts a prefix here. */
+  const chunksLeft = () => h.blobs.deletePrefix('upload-sessions/');
+
+  it('4.8: parts kept in the bucket assemble into a document the worker ingests; end and abort leave no chunk behind', async () => {
+    const pdf = largePdf(2, 6 * MB);
+    const key = await startKey(h, ws);
+    const receipts = [];
+    for (const [i, chunk] of split(pdf, PART).entries()) {
+      const r = await append(h, ws, key, i + 1, chunk);
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      receipts.push(r.body.data);
+    }
+    const r = await end(h, ws, key, receipts);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(await h.blobs.stat(`files/${r.body.data.datasetId}/original`)).toEqual({ size: pdf.length });
+    const done = await h.waitJob(ws, r.body.data.id!, 120_000);
+    expect(done.status, String(done.statusText)).toBe('SUCCESS');
+    expect(await chunksLeft()).toBe(0);
+
+    const aborted = await startKey(h, ws);
+    expect((await append(h, ws, aborted, 1, randomBytes(PART))).status).toBe(200);
+    expect((await post(h, ws, 'abort', [['key', aborted]])).status).toBe(200);
+    expect(await chunksLeft()).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { Transform } from 'node:stream';
-import { finished, pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import { errors } from '../domain/errors.ts';
 import {
   checkParts,
@@ -126,19 +126,23 @@ async function assemble(
   const whole = createHash('sha256');
   let size = 0;
   const out = createWriteStream(file, { mode: 0o600 });
+  let failed: Error | null = null;
+  out.on('error', (err) => {
+    failed = err;
+  });
   try {
+    // One write stream for all parts, fed by hand: a pipeline per part would stack listeners
+    // on it (10,000 parts), and backpressure is just a wait for 'drain'.
     for (const p of parts) {
       const partHash = createHash('sha256');
       let partSize = 0;
-      const meter = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          partSize += chunk.length;
-          partHash.update(chunk);
-          whole.update(chunk);
-          done(null, chunk);
-        },
-      });
-      await pipeline(await deps.blobs.getStream(p.blob_key), meter, out, { end: false });
+      for await (const chunk of (await deps.blobs.getStream(p.blob_key)) as AsyncIterable<Buffer>) {
+        partSize += chunk.length;
+        partHash.update(chunk);
+        whole.update(chunk);
+        if (!out.write(chunk)) await once(out, 'drain');
+        if (failed) throw failed;
+      }
       if (partSize !== p.byte_size || partHash.digest('hex') !== p.etag) {
         throw new Error(`Stored part ${p.part_number} does not match its etag`);
       }
