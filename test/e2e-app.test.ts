@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import pino from 'pino';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WEB_APP_DIR } from '../src/http/routes/web-app/index.ts';
 import { type RunningWorker, runWorker } from '../src/start/worker.ts';
-import { makeTextPdf } from './fixtures/pdf.ts';
+import { makePicturePdf, makeTextPdf } from './fixtures/pdf.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 import { api, contractPages, type Json, until } from './helpers/runs.ts';
 
@@ -31,6 +32,7 @@ interface Canvas2d {
   getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
 }
 interface InPage {
+  getComputedStyle(el: unknown): { backgroundColor: string; backgroundImage: string };
   DataTransfer: new () => { items: { add(file: unknown): void } };
   File: new (parts: unknown[], name: string, options: { type: string }) => unknown;
   document: {
@@ -444,6 +446,108 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => page.getByTestId('balance').textContent()).toBe('9');
   });
+
+  let bundleId = '';
+  it('creates a bundle of both contracts, then sets its primary and a role', async () => {
+    await a.setBudget({ balance: 1000 });
+    await page.getByRole('link', { name: 'Bundles' }).click();
+    await page.getByLabel('new bundle name').fill('March and April');
+    await page.getByText(/Start with documents/).click();
+    await page.getByLabel('contract-march.pdf').check();
+    await page.getByLabel('contract-april.pdf').check();
+    await page.getByRole('button', { name: 'Create bundle' }).click();
+    const members = page.getByTestId('members').locator('tbody tr');
+    await expect.poll(() => members.count()).toBe(2);
+    bundleId = page.url().split('/').pop()!;
+    expect(bundleId).toMatch(/^bndl_/);
+    const april = members.filter({ hasText: 'contract-april.pdf' });
+    await april.getByLabel('primary document').click();
+    await april.getByLabel('role').fill('amendment');
+    await april.getByLabel('role').press('Tab');
+    await until('the member changes', async () => {
+      const { files }: { files: Json[] } = await a.must('GET', `/bundles/${bundleId}`);
+      const m = files.find((f) => f.isPrimary);
+      return m && m.role === 'amendment' && files.filter((f) => f.isPrimary).length === 1 ? true : undefined;
+    });
+  });
+
+  it('renders values by type: relative dates, coloured categories, list chips, image regions clipped to their box; facts of a bundle row', async () => {
+    // A page with one red picture near the top, for the image column.
+    const picture = makePicturePdf([
+      {
+        lines: ['ACME CORP ANNUAL REPORT 2021', 'Revenue grew in every region.'],
+        images: [{ rect: [430, 650, 120, 80], color: [220, 20, 20] }],
+      },
+    ]);
+    const up = await h.upload(ws, { file: { data: picture, name: 'report.pdf' } });
+    const job = ((await up.json()) as { data: { id: string; fileId: string } }).data;
+    expect((await h.waitJob(ws, job.id, 120_000)).status).toBe('SUCCESS');
+    const files: Json[] = await a.must('GET', '/files?limit=100');
+    const march = files.find((f) => f.fileName === 'contract-march.pdf')!.id as string;
+
+    const t = await a.table('Rendering');
+    const col = async (name: string, prompt: string, outputType: string, config?: unknown) =>
+      (await a.column(t, { name, prompt, outputType, ...(config ? { config: JSON.stringify(config) } : {}) }))
+        .id;
+    const ids = {
+      date: await col('Signed', 'What is the effective date?', 'date', { dateDisplay: 'relative' }),
+      law: await col('Law', "Which state's law governs the agreement?", 'categorical', {
+        categories: ['Delaware', 'New York'],
+        categoryColors: { Delaware: '#ffcc00', 'New York': '#99ccff' },
+      }),
+      parties: await col('Parties', 'Who are the parties to the agreement?', 'list_scalar'),
+      logo: await col('Logo', 'The company logo', 'image'),
+    };
+    await a.fileRow(t, march);
+    await a.must('POST', `/tables/${t}/rows`, { subjectType: 'bundle', subjectId: bundleId });
+    await a.fileRow(t, job.fileId);
+    const started = await a.must('POST', `/tables/${t}/runs`, {});
+    await a.waitRun(t, started.run.id, 120_000);
+
+    // The Files page refreshes the names the grid shows.
+    await page.getByRole('link', { name: 'Files' }).click();
+    await expect.poll(() => page.getByTestId('file-row').count()).toBe(3);
+    await page.goto(`${h.baseUrl}/app/tables/${t}`);
+    const at = (row: number, columnId: string) =>
+      page.locator(`tbody tr:nth-child(${row + 1}) td[data-testid=cell][data-column-id="${columnId}"]`);
+    await at(0, ids.date).waitFor();
+
+    const date = at(0, ids.date).locator('time');
+    expect(await date.getAttribute('datetime')).toBe('2021-03-03');
+    expect(await date.textContent()).toMatch(/years? ago/);
+    const chip = at(0, ids.law).locator('.chip');
+    expect(await chip.textContent()).toBe('Delaware');
+    expect(
+      await chip.evaluate((el) => (globalThis as unknown as InPage).getComputedStyle(el).backgroundColor),
+    ).toBe('rgb(255, 204, 0)');
+    expect(await at(0, ids.parties).locator('.chip').allTextContents()).toEqual(['Acme Corp', 'Beta LLC']);
+
+    // The picture: a thumbnail clipped to the region is the picture's red, edge to edge.
+    const cells: Json[] = await a.cells(t);
+    const logo = cells.find(
+      (c) => c.columnId === ids.logo && c.status === 'SUCCESS' && c.value?.[0]?.fileId === job.fileId,
+    );
+    expect(logo?.value[0].box).toHaveLength(4);
+    const thumb = at(2, ids.logo).locator('.region-thumb');
+    await expect
+      .poll(() =>
+        thumb.evaluate((el) => (globalThis as unknown as InPage).getComputedStyle(el).backgroundImage),
+      )
+      .toMatch(/^url\(".*\/v2\/share\/dsx_/);
+    await page.waitForTimeout(300);
+    const stats = await sharp(await thumb.screenshot()).stats();
+    const [r, g, b] = stats.channels.map((c) => c.mean);
+    expect(r!).toBeGreaterThan(170);
+    expect(g!).toBeLessThan(90);
+    expect(b!).toBeLessThan(90);
+
+    // A bundle row's cell shows each document's answer (facts) in its panel.
+    await at(1, ids.date).click();
+    const facts = page.getByTestId('cell-panel').getByTestId('fact');
+    await expect.poll(() => facts.count()).toBe(2);
+    expect((await facts.allTextContents()).join(' ')).toMatch(/amendment/);
+    await page.screenshot({ path: path.join(SHOTS, 'grid-types.png'), fullPage: true });
+  }, 180_000);
 
   it('loaded nothing from another origin and raised no page error or CSP violation', () => {
     expect(offOrigin).toEqual([]);
