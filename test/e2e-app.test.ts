@@ -23,6 +23,10 @@ const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.join(ROOT, 'test-output', 'screenshots');
 const run = promisify(execFile);
 
+/** expect.poll with room for a loaded machine (its default gives up after one second). */
+const eventually = <T>(probe: () => T | Promise<T>, timeout = 30_000) =>
+  expect.poll(probe, { timeout, interval: 100 });
+
 /**
  * What the functions run inside the page use of the browser, typed here because the test
  * program is compiled without the DOM library.
@@ -162,7 +166,7 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.goto(`${h.baseUrl}/app`);
     await page.getByLabel('API key').fill(ws.key);
     await page.getByRole('button', { name: 'Open workspace' }).click();
-    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('1,000');
+    await eventually(() => page.getByTestId('balance').textContent()).toBe('1,000');
     expect(page.url()).not.toContain(ws.key);
     expect(await page.evaluate(() => sessionStorage.getItem('folio.apiKey'))).toBe(ws.key);
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
@@ -191,19 +195,17 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.getByTestId('dropzone').dispatchEvent('drop', { dataTransfer });
 
     const uploads = page.getByTestId('upload');
-    await expect.poll(() => uploads.count()).toBe(2);
-    await expect
-      .poll(() => page.locator('[data-testid=upload][data-phase=done]').count(), { timeout: 120_000 })
-      .toBe(2);
+    await eventually(() => uploads.count()).toBe(2);
+    await eventually(() => page.locator('[data-testid=upload][data-phase=done]').count(), 120_000).toBe(2);
     for (const p of await page.locator('[data-testid=upload] progress').all()) {
       expect(await p.evaluate((el) => (el as unknown as { value: number }).value)).toBe(1);
     }
     const rows = page.getByTestId('file-row');
-    await expect.poll(() => rows.count()).toBe(2);
+    await eventually(() => rows.count()).toBe(2);
     // Page thumbnails through the items' share links.
     await page.getByRole('button', { name: /contract-march\.pdf/ }).click();
     const thumb = page.getByTestId('thumbnails').locator('img').first();
-    await expect.poll(() => thumb.evaluate((img) => (img as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    await eventually(() => thumb.evaluate((img) => (img as unknown as Img).naturalWidth)).toBeGreaterThan(0);
     expect(await thumb.getAttribute('src')).toMatch(/^\/v2\/share\/dsx_[0-9A-Za-z]+\?token=v1\./);
   }, 180_000);
 
@@ -211,7 +213,7 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.getByRole('link', { name: 'Tables' }).click();
     await page.getByLabel('new table name').fill('Contracts');
     await page.getByRole('button', { name: 'Create table' }).click();
-    await expect.poll(() => page.getByTestId('table-name').textContent()).toBe('Contracts');
+    await eventually(() => page.getByTestId('table-name').textContent()).toBe('Contracts');
     tableId = page.url().split('/').pop()!;
     expect(tableId).toMatch(/^rev_/);
 
@@ -233,35 +235,35 @@ describe('the web app in Chromium (issue 8)', () => {
 
     await page.getByRole('button', { name: '+ Rows' }).click();
     const choices = page.getByTestId('row-choices').locator('input[type=checkbox]');
-    await expect.poll(() => choices.count()).toBe(2);
+    await eventually(() => choices.count()).toBe(2);
     for (const c of await choices.all()) await c.check();
     await page.getByTestId('add-rows').click();
-    await expect.poll(() => page.locator('td[data-testid=cell]').count()).toBe(4);
+    await eventually(() => page.locator('td[data-testid=cell]').count()).toBe(4);
   });
 
   it('runs the table after showing the preview cost; every cell fills with its typed value', async () => {
     await page.getByTestId('run-table').click();
-    await expect.poll(() => page.getByTestId('preview-cost').textContent()).toBe('16');
+    await eventually(() => page.getByTestId('preview-cost').textContent()).toBe('16');
     expect(await page.getByTestId('preview-cells').textContent()).toBe('4');
     await page.getByTestId('confirm-run').click();
-    await expect
-      .poll(() => page.locator('td[data-testid=cell][data-status=SUCCESS]').count(), { timeout: 120_000 })
-      .toBe(4);
+    await eventually(() => page.locator('td[data-testid=cell][data-status=SUCCESS]').count(), 120_000).toBe(
+      4,
+    );
     const dates = await page
       .locator(`td[data-column-id="${columnIdOf('Effective date')}"]`)
       .allTextContents();
     const prices = await page.locator(`td[data-column-id="${columnIdOf('Total price')}"]`).allTextContents();
     expect(dates.sort()).toEqual(['2021-03-03', '2021-03-04']);
     expect(prices.sort()).toEqual(['12,300', '12,400']);
-    await expect
-      .poll(() => page.locator('[data-testid=run]').first().getAttribute('data-status'))
-      .toBe('SUCCESS');
+    await eventually(() => page.locator('[data-testid=run]').first().getAttribute('data-status')).toBe(
+      'SUCCESS',
+    );
     // 16 credits captured for the cells (and 2 for the pages read), shown in the header.
     const wallet = await a.wallet();
     expect(wallet.monthSpend).toBe(16 + 2);
-    await expect
-      .poll(() => page.getByTestId('credits').textContent(), { timeout: 40_000 })
-      .toBe(`${wallet.balance} credits · ${wallet.monthSpend} spent this month`);
+    await eventually(() => page.getByTestId('credits').textContent(), 40_000).toBe(
+      `${wallet.balance} credits · ${wallet.monthSpend} spent this month`,
+    );
     await page.screenshot({ path: path.join(SHOTS, 'grid.png'), fullPage: true });
   }, 180_000);
 
@@ -271,22 +273,14 @@ describe('the web app in Chromium (issue 8)', () => {
     await cell(0, 'Effective date').focus();
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowDown');
-    await expect
-      .poll(() =>
-        page.evaluate(() =>
-          (globalThis as unknown as InPage).document.activeElement?.getAttribute('data-pos'),
-        ),
-      )
-      .toBe('1:1');
+    await eventually(() =>
+      page.evaluate(() => (globalThis as unknown as InPage).document.activeElement?.getAttribute('data-pos')),
+    ).toBe('1:1');
     await page.keyboard.press('ArrowLeft');
     await page.keyboard.press('ArrowUp');
-    await expect
-      .poll(() =>
-        page.evaluate(() =>
-          (globalThis as unknown as InPage).document.activeElement?.getAttribute('data-pos'),
-        ),
-      )
-      .toBe('0:0');
+    await eventually(() =>
+      page.evaluate(() => (globalThis as unknown as InPage).document.activeElement?.getAttribute('data-pos')),
+    ).toBe('0:0');
     await page.keyboard.press('Enter');
     await page.getByTestId('cell-panel').waitFor();
     expect(await page.getByTestId('cell-panel').locator('h2').textContent()).toBe('Effective date');
@@ -303,7 +297,7 @@ describe('the web app in Chromium (issue 8)', () => {
 
     await page.getByTestId('citation').first().click();
     const img = page.getByTestId('citation-image');
-    await expect.poll(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    await eventually(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
     expect(await img.getAttribute('src')).toMatch(/^\/v2\/share\/dsx_[0-9A-Za-z]+\?token=v1\./);
     expect(await page.getByTestId('citation-quote').textContent()).toContain(citation.quote);
     const overlay = page.getByTestId('citation-box');
@@ -367,14 +361,14 @@ describe('the web app in Chromium (issue 8)', () => {
     await event.waitFor();
     expect(await event.textContent()).toContain('2020-12-31');
     expect(await event.textContent()).toContain(ws.keyId);
-    await expect.poll(() => cell(0, 'Effective date').textContent()).toContain('2020-12-31');
+    await eventually(() => cell(0, 'Effective date').textContent()).toContain('2020-12-31');
     expect(await cell(0, 'Effective date').textContent()).toContain('edited');
     // Cleared again and set again, as the API records it.
     await panel.getByRole('button', { name: 'Clear override' }).click();
     await panel.locator('[data-testid=event][data-type=override_cleared]').waitFor();
     await panel.getByLabel('override value').fill('2020-12-31');
     await panel.getByTestId('save-override').click();
-    await expect.poll(() => panel.locator('[data-testid=event]').count()).toBe(3);
+    await eventually(() => panel.locator('[data-testid=event]').count()).toBe(3);
     await page.screenshot({ path: path.join(SHOTS, 'grid-cell-panel.png') });
     const target = (await a.cells(tableId)).find((c) => c.humanOverride !== null)!;
     expect(target.humanOverride).toEqual({ type: 'date', value: '2020-12-31' });
@@ -387,17 +381,17 @@ describe('the web app in Chromium (issue 8)', () => {
     worker = null;
     await page.getByTestId('run-table').click();
     // The overridden cell is not run again.
-    await expect.poll(() => page.getByTestId('preview-cells').textContent()).toBe('3');
+    await eventually(() => page.getByTestId('preview-cells').textContent()).toBe('3');
     await page.getByTestId('confirm-run').click();
     const live = page.locator('[data-testid=run][data-status=IN_PROGRESS]');
     await live.waitFor();
-    await expect.poll(() => page.locator('td[data-status=IN_QUEUE]').count()).toBe(3);
+    await eventually(() => page.locator('td[data-status=IN_QUEUE]').count()).toBe(3);
     expect(await live.textContent()).toMatch(/0 \/ 3 cells, 3 pending/);
     await live.getByTestId('cancel-run').click();
-    await expect
-      .poll(() => page.locator('[data-testid=run]').first().getAttribute('data-status'))
-      .toBe('CANCELED');
-    await expect.poll(() => page.locator('td[data-status=NOT_STARTED]').count()).toBe(3);
+    await eventually(() => page.locator('[data-testid=run]').first().getAttribute('data-status')).toBe(
+      'CANCELED',
+    );
+    await eventually(() => page.locator('td[data-status=NOT_STARTED]').count()).toBe(3);
     const runs: Json[] = await a.must('GET', `/tables/${tableId}/runs`);
     expect(runs.filter((r) => r.status === 'CANCELED')).toHaveLength(1);
     expect(runs.find((r) => r.status === 'CANCELED')).toMatchObject({ pendingCells: 0, totalCells: 3 });
@@ -416,9 +410,11 @@ describe('the web app in Chromium (issue 8)', () => {
     startWorker();
     await page.getByTestId('run-table').click();
     await page.getByTestId('confirm-run').click();
-    await expect
-      .poll(() => page.getByTestId('block-reason').allTextContents(), { timeout: 60_000 })
-      .toEqual(['Out of credits', 'Out of credits', 'Out of credits']);
+    await eventually(() => page.getByTestId('block-reason').allTextContents(), 60_000).toEqual([
+      'Out of credits',
+      'Out of credits',
+      'Out of credits',
+    ]);
     await until('the run to end', async () => {
       const runs: Json[] = await a.must('GET', `/tables/${tableId}/runs`);
       return runs.every((r) => ['SUCCESS', 'ERROR', 'CANCELED'].includes(r.status)) ? true : undefined;
@@ -431,20 +427,20 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.getByLabel('search text').fill('Which agreement is governed by the laws of Delaware?');
     await page.getByRole('button', { name: 'Search' }).click();
     const results = page.getByTestId('search-results').locator('button.result');
-    await expect.poll(() => results.count(), { timeout: 30_000 }).toBe(2);
+    await eventually(() => results.count(), 30_000).toBe(2);
     const scores = (await page.getByTestId('search-results').locator('.score').allTextContents()).map((t) =>
       Number(t.replace('score ', '')),
     );
     expect(scores).toEqual([...scores].sort((x, y) => y - x));
     expect(scores[0]).toBeGreaterThan(0);
     const thumb = results.first().locator('img');
-    await expect.poll(() => thumb.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    await eventually(() => thumb.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
     expect(await results.first().textContent()).toMatch(/contract-(march|april)\.pdf, p\. 1/);
     await results.first().click();
     const img = page.getByTestId('citation-image');
-    await expect.poll(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
+    await eventually(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
     await page.keyboard.press('Escape');
-    await expect.poll(() => page.getByTestId('balance').textContent()).toBe('9');
+    await eventually(() => page.getByTestId('balance').textContent()).toBe('9');
   });
 
   let bundleId = '';
@@ -457,7 +453,7 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.getByLabel('contract-april.pdf').check();
     await page.getByRole('button', { name: 'Create bundle' }).click();
     const members = page.getByTestId('members').locator('tbody tr');
-    await expect.poll(() => members.count()).toBe(2);
+    await eventually(() => members.count()).toBe(2);
     bundleId = page.url().split('/').pop()!;
     expect(bundleId).toMatch(/^bndl_/);
     const april = members.filter({ hasText: 'contract-april.pdf' });
@@ -506,7 +502,7 @@ describe('the web app in Chromium (issue 8)', () => {
 
     // The Files page refreshes the names the grid shows.
     await page.getByRole('link', { name: 'Files' }).click();
-    await expect.poll(() => page.getByTestId('file-row').count()).toBe(3);
+    await eventually(() => page.getByTestId('file-row').count()).toBe(3);
     await page.goto(`${h.baseUrl}/app/tables/${t}`);
     const at = (row: number, columnId: string) =>
       page.locator(`tbody tr:nth-child(${row + 1}) td[data-testid=cell][data-column-id="${columnId}"]`);
@@ -529,11 +525,9 @@ describe('the web app in Chromium (issue 8)', () => {
     );
     expect(logo?.value[0].box).toHaveLength(4);
     const thumb = at(2, ids.logo).locator('.region-thumb');
-    await expect
-      .poll(() =>
-        thumb.evaluate((el) => (globalThis as unknown as InPage).getComputedStyle(el).backgroundImage),
-      )
-      .toMatch(/^url\(".*\/v2\/share\/dsx_/);
+    await eventually(() =>
+      thumb.evaluate((el) => (globalThis as unknown as InPage).getComputedStyle(el).backgroundImage),
+    ).toMatch(/^url\(".*\/v2\/share\/dsx_/);
     await page.waitForTimeout(300);
     const stats = await sharp(await thumb.screenshot()).stats();
     const [r, g, b] = stats.channels.map((c) => c.mean);
@@ -544,7 +538,7 @@ describe('the web app in Chromium (issue 8)', () => {
     // A bundle row's cell shows each document's answer (facts) in its panel.
     await at(1, ids.date).click();
     const facts = page.getByTestId('cell-panel').getByTestId('fact');
-    await expect.poll(() => facts.count()).toBe(2);
+    await eventually(() => facts.count()).toBe(2);
     expect((await facts.allTextContents()).join(' ')).toMatch(/amendment/);
     await page.screenshot({ path: path.join(SHOTS, 'grid-types.png'), fullPage: true });
   }, 180_000);
