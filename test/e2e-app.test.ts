@@ -543,6 +543,14 @@ describe('the web app in Chromium (issue 8)', () => {
     await page.screenshot({ path: path.join(SHOTS, 'grid-types.png'), fullPage: true });
   }, 180_000);
 
+  it('goes back to the key form, saying why, when the key is revoked', async () => {
+    expect((await h.admin('DELETE', `/admin/keys/${ws.keyId}`)).statusCode).toBe(200);
+    await page.getByRole('link', { name: 'Tables' }).click();
+    await page.getByLabel('API key').waitFor();
+    expect(await page.getByRole('alert').textContent()).toMatch(/Your API key was not accepted/);
+    expect(await page.evaluate(() => sessionStorage.getItem('folio.apiKey'))).toBeNull();
+  });
+
   it('loaded nothing from another origin and raised no page error or CSP violation', () => {
     expect(offOrigin).toEqual([]);
     expect(pageErrors).toEqual([]);

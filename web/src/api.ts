@@ -327,6 +327,12 @@ export class Api {
   }
 }
 
+let unauthorized: ((e: ApiError) => void) | null = null;
+/** Called when the service stops accepting the key (revoked or expired while the app is open). */
+export function onUnauthorized(fn: ((e: ApiError) => void) | null): void {
+  unauthorized = fn;
+}
+
 async function raw<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
@@ -343,6 +349,10 @@ async function raw<T>(key: string, method: string, path: string, body?: unknown)
     throw new ApiError(0, '');
   }
   const text = await res.text();
-  if (!res.ok) throw errorFrom(res.status, res.headers.get('content-type'), text);
+  if (!res.ok) {
+    const e = errorFrom(res.status, res.headers.get('content-type'), text);
+    if (res.status === 401) unauthorized?.(e);
+    throw e;
+  }
   return (text ? JSON.parse(text) : {}) as T;
 }

@@ -1,6 +1,6 @@
 import { type FormEvent, StrictMode, useEffect, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Api, type Me } from './api.ts';
+import { Api, type Me, onUnauthorized } from './api.ts';
 import { BundlePage, BundlesPage } from './pages/Bundles.tsx';
 import { FilesPage } from './pages/Files.tsx';
 import { SearchPage } from './pages/Search.tsx';
@@ -31,6 +31,16 @@ function App() {
     setKey(null);
     setMe(null);
   };
+  // A key revoked or expired while the app is open: back to the key form, saying why.
+  useEffect(() => {
+    onUnauthorized((e) => {
+      storeKey(null);
+      setKey(null);
+      setMe(null);
+      setError(e);
+    });
+    return () => onUnauthorized(null);
+  }, []);
 
   if (!key) {
     return (

@@ -74,7 +74,8 @@ export function TableGridPage(props: { tableId: string }) {
       }
       refresh();
     },
-    1000,
+    // A big table is a big body to fetch: poll it less often.
+    (data?.cells.length ?? 0) > 5000 ? 5000 : 1000,
     activeRuns.length > 0 || cellsBusy,
   );
 
@@ -112,6 +113,8 @@ export function TableGridPage(props: { tableId: string }) {
     if (td && gridRef.current?.contains(document.activeElement)) td.focus();
   }, [active]);
   const onGridKey = (e: KeyboardEvent) => {
+    // Only a focused cell navigates: checkboxes and buttons in the grid keep their own keys.
+    if (!(e.target as HTMLElement).matches('td[data-pos]')) return;
     const maxR = rows.length - 1;
     const maxC = columns.length - 1;
     if (maxR < 0 || maxC < 0) return;
