@@ -93,6 +93,8 @@ describe('the web app in Chromium (issue 8)', () => {
     );
   const columnIds = new Map<string, string>();
   const columnIdOf = (name: string) => columnIds.get(name) ?? 'unknown';
+  const fileIdOf = async (name: string) =>
+    ((await a.must('GET', '/files?limit=100')) as Json[]).find((f) => f.fileName === name)!.id as string;
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM))
@@ -441,6 +443,18 @@ describe('the web app in Chromium (issue 8)', () => {
     await eventually(() => img.evaluate((el) => (el as unknown as Img).naturalWidth)).toBeGreaterThan(0);
     await page.keyboard.press('Escape');
     await eventually(() => page.getByTestId('balance').textContent()).toBe('9');
+
+    // By image: a page image as the query (sent as a data URL) finds that page.
+    const items: Json[] = await a.must('GET', `/files/${await fileIdOf('contract-march.pdf')}/items?row=jpg`);
+    const jpg = Buffer.from(await (await fetch(items[0]!.share.url)).arrayBuffer());
+    await page.getByLabel('search text').fill('');
+    await page
+      .getByLabel('query image')
+      .setInputFiles({ name: 'page.jpg', mimeType: 'image/jpeg', buffer: jpg });
+    await page.getByRole('button', { name: 'Search' }).click();
+    await eventually(() => page.getByTestId('balance').textContent(), 60_000).toBe('8');
+    expect(await results.count()).toBeGreaterThanOrEqual(1);
+    expect((await results.allTextContents()).join(' ')).toContain('contract-march.pdf, p. 1');
   });
 
   let bundleId = '';
@@ -542,6 +556,42 @@ describe('the web app in Chromium (issue 8)', () => {
     expect((await facts.allTextContents()).join(' ')).toMatch(/amendment/);
     await page.screenshot({ path: path.join(SHOTS, 'grid-types.png'), fullPage: true });
   }, 180_000);
+
+  it('previews a run of the selected rows and of one column; adds a category column with colours', async () => {
+    // On the Rendering table: 3 rows (file, bundle, file) × 4 columns.
+    await page.locator('tbody tr:nth-child(3) input[type=checkbox]').check();
+    await page.getByRole('button', { name: '▶ Run selected rows' }).click();
+    await eventually(() => page.getByTestId('preview-cells').textContent()).toBe('4');
+    expect(await page.getByRole('dialog').getAttribute('aria-label')).toBe('Run 1 selected row(s)');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+    await page.getByTitle('run column Logo').click();
+    await eventually(() => page.getByTestId('preview-cells').textContent()).toBe('3');
+    // 3 cells at rate 4; the bundle of 2 adds no surcharge.
+    expect(await page.getByTestId('preview-cost').textContent()).toBe('12');
+    await page.getByRole('dialog').getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: '+ Column' }).click();
+    const form = page.getByTestId('add-column');
+    await form.getByLabel('Name').fill('Risk');
+    await form.getByLabel('Question asked of every row').fill('How risky is the agreement?');
+    await form.getByLabel('Answer type').selectOption('categorical');
+    await form.getByLabel('category 1', { exact: true }).fill('Low');
+    await form.getByRole('button', { name: '+ category' }).click();
+    await form.getByLabel('category 2', { exact: true }).fill('High');
+    await form.getByLabel('colour of category 2').fill('#ff0000');
+    await form.getByLabel('Credits per cell').fill('7');
+    await form.getByRole('button', { name: 'Add column' }).click();
+    await page.locator('th[data-column-id]', { hasText: 'Risk' }).waitFor();
+    const tableId2 = page.url().split('/').pop()!;
+    const risk = ((await a.must('GET', `/tables/${tableId2}/columns`)) as Json[]).find(
+      (c) => c.name === 'Risk',
+    )!;
+    expect(risk).toMatchObject({ outputType: 'categorical', creditRate: 7 });
+    expect(JSON.parse(risk.config)).toEqual({
+      categories: ['Low', 'High'],
+      categoryColors: { Low: '#dbeafe', High: '#ff0000' },
+    });
+  });
 
   it('goes back to the key form, saying why, when the key is revoked', async () => {
     expect((await h.admin('DELETE', `/admin/keys/${ws.keyId}`)).statusCode).toBe(200);
