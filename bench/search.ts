@@ -22,6 +22,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { newId } from '../src/infra/ids.ts';
+import { countFileLexemes } from '../src/infra/repos/search-lexemes.ts';
 import { type Harness, startHarness, type TestWorkspace } from '../test/helpers/harness.ts';
 
 const CORPUS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/corpus/extraction');
@@ -135,10 +136,6 @@ async function quality(h: Harness, ws: TestWorkspace) {
   const pages = await h.db.query<{ file_id: string; page: number; text: string }>(
     'SELECT file_id, page, text FROM file_pages',
   );
-  if (process.env.SEARCH_BENCH_DUMP) {
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(process.env.SEARCH_BENCH_DUMP, JSON.stringify({ pages, questions, ids: [...ids] }));
-  }
   let r1 = 0;
   let r5 = 0;
   let rr = 0;
@@ -208,6 +205,8 @@ async function synthesize(h: Harness, ws: TestWorkspace): Promise<void> {
         [id, now],
       );
     });
+    // What the ingest job does once a file's pages are stored: count its words for idf weights.
+    await countFileLexemes(h.db, id);
   }
 }
 
@@ -287,6 +286,7 @@ async function synthesizeOne(h: Harness, ws: TestWorkspace): Promise<void> {
      SELECT $1, 1, 612, 792, text, '[]', false, tsv, $2 FROM file_pages LIMIT 1`,
     [id, now],
   );
+  await countFileLexemes(h.db, id);
 }
 
 await main();

@@ -1,8 +1,16 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { INGEST_TASK } from '../src/domain/jobs.ts';
+import { newId } from '../src/infra/ids.ts';
+import { enqueue } from '../src/infra/queue.ts';
+import { findJob, insertJob } from '../src/infra/repos/jobs.ts';
 import { listLedger } from '../src/infra/repos/ledger.ts';
 import type { Harness, TestWorkspace } from './helpers/harness.ts';
 import { startHarness } from './helpers/harness.ts';
-import { expectLedgerInvariant, ingestText, type Json } from './helpers/runs.ts';
+import { expectLedgerInvariant, ingestText, type Json, until } from './helpers/runs.ts';
+import { v1 } from './helpers/v1.ts';
 
 /** Three pages, each about one thing, so the right page for a question is known. */
 const SUPPLY = [
@@ -91,6 +99,20 @@ describe('POST /v1/search (interface.md 4.9, decisions.md D3, D6)', () => {
     const mine = await search(h, ws.readKey, { query: 'foreign agreement about rent' });
     expect(hits(mine).some((x) => x.datasetId === foreign)).toBe(false);
   }, 60_000);
+
+  it('4.9: word weights come from counts kept at ingest; files read before counting existed are counted by the first search', async () => {
+    const counted = await h.db.query('SELECT pages FROM search_indexed_files WHERE file_id = $1', [supply]);
+    expect(counted).toEqual([{ pages: 3 }]);
+    await h.db.query('DELETE FROM search_indexed_files WHERE workspace_id = $1', [ws.id]);
+    await h.db.query('DELETE FROM search_lexemes WHERE workspace_id = $1', [ws.id]);
+    const r = await search(h, ws.readKey, { query: 'Which state law governs this agreement?' });
+    expect(hits(r)[0]).toMatchObject({ datasetId: supply, col: 2 });
+    const df = await h.db.query('SELECT df FROM search_lexemes WHERE workspace_id = $1 AND lexeme = $2', [
+      ws.id,
+      'agreement',
+    ]);
+    expect(df).toEqual([{ df: 2 }]);
+  });
 
   it('4.9, 8: limit keeps the best hits: default 10, clamped to 1-100', async () => {
     const query = 'agreement customer goods invoice payment rent office law state landlord';
@@ -225,5 +247,205 @@ describe('POST /v1/search (interface.md 4.9, decisions.md D3, D6)', () => {
     const again = await search(h, ws.readKey, { query: { image_url, text: 'payment terms' } });
     expect(hits(again)[0]).toMatchObject({ datasetId: supply, col: 3 });
     expect(await h.db.query('SELECT 1 FROM page_hashes WHERE file_id = $1', [supply])).toHaveLength(3);
+  }, 120_000);
+
+  it('D6: a picture without words is found by its look alone (perceptual hash of the retrieval image)', async () => {
+    const w = await h.workspace();
+    // Two word-free pictures: dark blocks on the left, or a bright-to-dark ramp.
+    const picture = (f: (x: number, y: number) => number) => {
+      const [W, H] = [600, 400];
+      const px = Buffer.alloc(W * H);
+      for (let y = 0; y < H; y++) for (let x = 0; x < W; x++) px[y * W + x] = f(x, y);
+      return sharp(px, { raw: { width: W, height: H, channels: 1 } })
+        .png()
+        .toBuffer();
+    };
+    const blocks = await picture((x, y) => ((Math.floor(x / 75) + Math.floor(y / 100)) % 2 ? 40 : 220));
+    const ramp = await picture((x) => 255 - Math.floor((x / 600) * 255));
+    const ids: string[] = [];
+    for (const [name, data] of [
+      ['blocks.png', blocks],
+      ['ramp.png', ramp],
+    ] as const) {
+      const r = await h.upload(w, { file: { data, name } });
+      const job = ((await r.json()) as Json).data;
+      expect((await h.waitJob(w, job.id)).status).toBe('SUCCESS');
+      ids.push(job.fileId);
+    }
+    // The query is the same picture at another size and encoding, as a client would send it.
+    for (const [i, data] of [blocks, ramp].entries()) {
+      const query = await sharp(data).resize(240).jpeg({ quality: 70 }).toBuffer();
+      const r = await search(h, w.readKey, {
+        query: { image_url: `data:image/jpeg;base64,${query.toString('base64')}` },
+      });
+      expect(r.statusCode).toBe(200);
+      expect(hits(r).map((x) => x.datasetId)).toEqual([ids[i]]);
+    }
+  }, 120_000);
+});
+
+/**
+ * A deterministic OpenAI-compatible embeddings server: text becomes a bag of concepts
+ * (synonyms share a dimension, so "vehicle" is near "car" though the words differ); an
+ * image becomes its 8 x 8 grey thumbnail minus its mean.
+ */
+async function fakeEmbeddings() {
+  const CONCEPTS: Record<string, string> = {
+    automobile: 'car',
+    vehicle: 'car',
+    vehicles: 'car',
+    cars: 'car',
+  };
+  const DIMS = 128;
+  const dim = (w: string) => [...w].reduce((a, c) => (a * 31 + c.charCodeAt(0)) % DIMS, 7);
+  const text = (s: string) => {
+    const v = new Array<number>(DIMS).fill(0);
+    for (const w of s.toLowerCase().match(/[a-z]+/g) ?? []) v[dim(CONCEPTS[w] ?? w)] += 1;
+    return v;
+  };
+  const image = async (url: string) => {
+    const px = await sharp(Buffer.from(url.slice(url.indexOf(',') + 1), 'base64'))
+      .greyscale()
+      .resize(8, 8, { fit: 'fill' })
+      .raw()
+      .toBuffer();
+    const mean = px.reduce((a, b) => a + b, 0) / px.length;
+    return [...px].map((x) => x - mean).concat(new Array(DIMS - 64).fill(0));
+  };
+  const seen = { requests: 0, inputs: 0, images: 0, auth: new Set<string>() };
+  const server = http.createServer(async (req, res) => {
+    const chunks: Buffer[] = [];
+    for await (const c of req) chunks.push(c as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString());
+    seen.requests++;
+    seen.auth.add(String(req.headers.authorization));
+    const data = [];
+    for (const [index, input] of (body.input as (string | { image: string })[]).entries()) {
+      seen.inputs++;
+      if (typeof input !== 'string') seen.images++;
+      data.push({ index, embedding: typeof input === 'string' ? text(input) : await image(input.image) });
+    }
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify({ object: 'list', model: body.model, data }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+describe('search with an embeddings provider (decisions.md D6)', () => {
+  let h: Harness;
+  let ws: TestWorkspace;
+  let fake: Awaited<ReturnType<typeof fakeEmbeddings>>;
+
+  beforeAll(async () => {
+    fake = await fakeEmbeddings();
+    h = await startHarness(
+      {
+        EMBEDDINGS_BASE_URL: fake.url,
+        EMBEDDINGS_MODEL: 'fake-embed',
+        EMBEDDINGS_API_KEY: 'sk-embed-secret',
+        EMBEDDINGS_IMAGES: 'true',
+      },
+      { worker: true },
+    );
+    ws = await h.workspace({ credits: 1000 });
+  }, 60_000);
+  afterAll(async () => {
+    await h?.close();
+    await fake?.close();
+  });
+
+  const vectors = async (fileId: string) =>
+    h.db.query<{ page: number; kind: string }>(
+      'SELECT page, kind FROM page_vectors WHERE file_id = $1 ORDER BY kind, page',
+      [fileId],
+    );
+  const balance = async () => (await h.admin('GET', `/admin/workspaces/${ws.id}`)).json().data.balance;
+
+  it('4.8, D3: a vectorize upload stores a text and an image vector per page; search fuses them with full text', async () => {
+    const api = v1(h, ws);
+    const { datasetId } = await api.ingest('/v1/vectorize', [
+      'Fleet policy: every car is serviced each spring at the depot.',
+      'Catering policy: lunches are ordered from the canteen on Fridays.',
+      'Travel policy: economy class for flights under six hours.',
+    ]);
+    expect(await vectors(datasetId)).toEqual([
+      { page: 1, kind: 'image' },
+      { page: 2, kind: 'image' },
+      { page: 3, kind: 'image' },
+      { page: 1, kind: 'text' },
+      { page: 2, kind: 'text' },
+      { page: 3, kind: 'text' },
+    ]);
+    expect(fake.seen.auth).toEqual(new Set(['Bearer sk-embed-secret']));
+    // No page contains "vehicle": only the vectors know it is near "car".
+    const r = await search(h, ws.readKey, { query: 'Which vehicle rules apply?' });
+    expect(r.statusCode).toBe(200);
+    expect(r.json().data[0]).toMatchObject({ datasetId, col: 1 });
+    // Both rankings agree on the flights page: fused, it leads.
+    const both = await search(h, ws.readKey, { query: 'flights travel class' });
+    expect(both.json().data[0]).toMatchObject({ datasetId, col: 3 });
+    // A picture is matched by its image vector.
+    const items = await h.request('GET', `/v2/workspaces/${ws.id}/files/${datasetId}/items?row=jpg&cols=2`, {
+      key: ws.key,
+    });
+    const jpg = Buffer.from(await (await fetch(items.json().data[0].share.url)).arrayBuffer());
+    const pic = await search(h, ws.readKey, {
+      query: { image_url: `data:image/jpeg;base64,${jpg.toString('base64')}` },
+    });
+    expect(pic.json().data[0]).toMatchObject({ datasetId, col: 2 });
+  }, 120_000);
+
+  it('4.8: vectorize of an extracted dataset only adds vectors: no page read or charged again; repeating it embeds nothing new', async () => {
+    const api = v1(h, ws);
+    const { datasetId } = await api.ingest('/v1/extract', [
+      'Parking rules for the car park.',
+      'Holiday rules.',
+    ]);
+    expect(await vectors(datasetId)).toEqual([]);
+    const before = await balance();
+    const r = await h.request('POST', `/v1/datasets/${datasetId}/vectorize`, { key: ws.key });
+    expect(r.statusCode).toBe(200);
+    const job = await api.waitJob(r.json().data.id);
+    expect(job.status).toBe('SUCCESS');
+    expect(await vectors(datasetId)).toHaveLength(4);
+    expect(await balance()).toBe(before);
+    const pages = await h.db.query('SELECT count(*)::int AS n FROM file_pages WHERE file_id = $1', [
+      datasetId,
+    ]);
+    expect(pages[0].n).toBe(2);
+    // A second vectorize job of the same file (e.g. a retried one) embeds nothing again.
+    const inputs = fake.seen.inputs;
+    const again = await h.db.transaction(async (tx) => {
+      const id = newId('dsj');
+      const now = Date.now();
+      await insertJob(tx, {
+        ...(await findJob(tx, job.id))!,
+        id,
+        status: 'IN_PROGRESS',
+        finished_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await enqueue(tx, INGEST_TASK, id);
+      return id;
+    });
+    expect((await api.waitJob(again)).status).toBe('SUCCESS');
+    expect(fake.seen.inputs).toBe(inputs);
+    expect(await vectors(datasetId)).toHaveLength(4);
+    expect(await balance()).toBe(before);
+  }, 120_000);
+
+  it('D8, 3.4: a purged dataset takes its vectors with it', async () => {
+    const { datasetId } = await v1(h, ws).ingest('/v1/vectorize', ['Short-lived memo about the car wash.']);
+    expect((await vectors(datasetId)).length).toBeGreaterThan(0);
+    const del = await h.request('DELETE', `/v2/workspaces/${ws.id}/files/${datasetId}`, { key: ws.key });
+    expect(del.statusCode).toBe(200);
+    await until('the purge', async () =>
+      (await h.db.query('SELECT 1 FROM files WHERE id = $1', [datasetId])).length === 0 ? true : undefined,
+    );
+    expect(await vectors(datasetId)).toEqual([]);
+    expect(await h.db.query('SELECT 1 FROM page_hashes WHERE file_id = $1', [datasetId])).toEqual([]);
   }, 120_000);
 });

@@ -8,6 +8,7 @@ import { findFileById, updateFile } from '../infra/repos/files.ts';
 import { donePages } from '../infra/repos/items.ts';
 import { findJob, type JobRow, updateJob } from '../infra/repos/jobs.ts';
 import { settleRuns } from '../infra/repos/runs.ts';
+import { countFileLexemes } from '../infra/repos/search-lexemes.ts';
 import { findWorkspace } from '../infra/repos/workspaces.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
 import { type EmbeddingsClient, EmbeddingsError } from '../search/embeddings.ts';
@@ -194,6 +195,8 @@ async function finishSearchIndex(
   signal: AbortSignal,
   filePages: boolean,
 ): Promise<void> {
+  // Word counts for search weights, and look hashes; if either fails, search does it later.
+  await countFileLexemes(deps.db, fileId).catch(() => false);
   await hashMissingPages(deps, [fileId]).catch(() => 0);
   if (type === 'vectorize' && deps.embeddings) {
     try {

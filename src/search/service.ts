@@ -3,6 +3,7 @@ import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import type { FileItemRow } from '../infra/repos/items.ts';
+import { countFileLexemes, uncountedFiles } from '../infra/repos/search-lexemes.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
 import { rankFullText } from './fulltext.ts';
 import { fuse, type RankedPage } from './fuse.ts';
@@ -51,7 +52,7 @@ export async function searchPages(
   };
   const fileIds = await searchableFiles(deps.db, caller.workspaceId, query.datasetIds, now);
   const { alreadyPaid } = await precheck(deps.db, meter, now);
-  const rankings = await rank(deps, fileIds, query);
+  const rankings = await rank(deps, caller.workspaceId, fileIds, query);
   const hits = fuse(rankings, query.limit);
   if (!alreadyPaid) await charge(deps.db, meter, hits.length, now);
   const items = await pageItems(deps.db, hits);
@@ -63,7 +64,14 @@ export async function searchPages(
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
-async function rank(deps: SearchDeps, fileIds: string[], query: SearchQuery): Promise<RankedPage[][]> {
+async function rank(
+  deps: SearchDeps,
+  workspaceId: string,
+  fileIds: string[],
+  query: SearchQuery,
+): Promise<RankedPage[][]> {
+  // Files read before word counts existed are counted once, by the first search needing them.
+  for (const id of await uncountedFiles(deps.db, workspaceId)) await countFileLexemes(deps.db, id);
   const rankings: RankedPage[][] = [];
   let texts = query.text ? [query.text] : [];
   if (query.imageUrl) {
@@ -81,7 +89,9 @@ async function rank(deps: SearchDeps, fileIds: string[], query: SearchQuery): Pr
       rankings.push(await rankByLook(deps, fileIds, image, CANDIDATES));
     }
   }
-  for (const text of texts) rankings.push(await rankFullText(deps.db, fileIds, text, CANDIDATES));
+  for (const text of texts) {
+    rankings.push(await rankFullText(deps.db, { workspaceId, fileIds }, text, CANDIDATES));
+  }
   if (deps.embeddings && texts.length > 0) {
     const vector = await embedOrNull(deps, texts.join('\n'));
     if (vector)

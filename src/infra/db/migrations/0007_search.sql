@@ -39,3 +39,19 @@ CREATE TABLE search_requests (
 );
 CREATE UNIQUE INDEX search_requests_idem_idx ON search_requests (workspace_id, idempotency_key);
 CREATE INDEX search_requests_workspace_idx ON search_requests (workspace_id, created_at);
+
+-- Document frequencies of page-text lexemes per workspace, for idf weights at search time
+-- without reading every page. A file's pages are counted once (its marker row, written in
+-- the same transaction); deleted files are not subtracted: the weights are estimates.
+CREATE TABLE search_lexemes (
+  workspace_id text NOT NULL REFERENCES workspaces(id),
+  lexeme text NOT NULL,
+  df integer NOT NULL,
+  PRIMARY KEY (workspace_id, lexeme)
+);
+CREATE TABLE search_indexed_files (
+  file_id text PRIMARY KEY REFERENCES files(id) ON DELETE CASCADE,
+  workspace_id text NOT NULL,
+  pages integer NOT NULL
+);
+CREATE INDEX search_indexed_files_workspace_idx ON search_indexed_files (workspace_id);

@@ -1,0 +1,58 @@
+import type { Database, Queryable } from '../db/database.ts';
+
+/**
+ * Adds a file's pages to its workspace's lexeme counts, once: the marker row and the counts
+ * commit together, and a file already marked is skipped. Lexemes are written in sorted
+ * order so two files counted at once lock shared rows in the same order (no deadlock).
+ */
+export async function countFileLexemes(db: Database, fileId: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const marked = await tx.query(
+      `INSERT INTO search_indexed_files (file_id, workspace_id, pages)
+       SELECT id, workspace_id, (SELECT count(*) FROM file_pages WHERE file_id = $1) FROM files WHERE id = $1
+       ON CONFLICT (file_id) DO NOTHING RETURNING file_id, workspace_id`,
+      [fileId],
+    );
+    if (marked.length === 0) return false;
+    await tx.query(
+      `INSERT INTO search_lexemes (workspace_id, lexeme, df)
+       SELECT $2, u.lexeme, count(*) FROM file_pages p, unnest(p.tsv) u
+        WHERE p.file_id = $1 GROUP BY u.lexeme ORDER BY u.lexeme
+       ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = search_lexemes.df + EXCLUDED.df`,
+      [fileId, (marked[0] as { workspace_id: string }).workspace_id],
+    );
+    return true;
+  });
+}
+
+/** Finished files of the workspace whose pages are not counted yet (ingested before counting existed). */
+export async function uncountedFiles(q: Queryable, workspaceId: string): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `SELECT f.id FROM files f
+      WHERE f.workspace_id = $1 AND f.state <> 'processing' AND f.deleted_at IS NULL
+        AND NOT EXISTS (SELECT 1 FROM search_indexed_files s WHERE s.file_id = f.id)`,
+    [workspaceId],
+  );
+  return rows.map((r) => r.id);
+}
+
+/** How many counted pages contain each lexeme, and how many counted pages there are. */
+export async function lexemeStats(
+  q: Queryable,
+  workspaceId: string,
+  lexemes: readonly string[],
+): Promise<{ df: Map<string, number>; pages: number }> {
+  const rows = await q.query<{ lexeme: string; df: number }>(
+    `SELECT lexeme, df FROM search_lexemes WHERE workspace_id = $1 AND lexeme = ANY($2::text[])
+     UNION ALL
+     SELECT '', coalesce(sum(pages), 0)::int FROM search_indexed_files WHERE workspace_id = $1`,
+    [workspaceId, lexemes],
+  );
+  const df = new Map<string, number>();
+  let pages = 0;
+  for (const r of rows) {
+    if (r.lexeme === '') pages = Number(r.df);
+    else df.set(r.lexeme, Number(r.df));
+  }
+  return { df, pages };
+}
