@@ -1,5 +1,5 @@
 /**
- * `MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 bench/upload-session.ts` (the flags of `npm start`): a 250 MB file sent through a v1 upload session (gold
+ * `npm run bench:upload-session` (the memory flags of `npm start`): a 250 MB file sent through a v1 upload session (gold
  * tier) in 50 MB parts over real HTTP, then ended (assembly, type check, stored original).
  * The server runs in this process, so resident memory covers it; the client sends parts
  * from file-backed blobs and holds none of the bytes. Target: peak RSS growth < 100 MB,
