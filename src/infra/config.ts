@@ -385,19 +385,21 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const officeTimeoutMs = int('OFFICE_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
   const renderDpi = int('RENDER_DPI', 150, 50, 600);
 
+  /** A model server's base URL, without a trailing slash; it may carry credentials, so a problem names the setting and never echoes it. */
+  const serviceUrl = (name: string, raw: string): string => {
+    try {
+      const u = new URL(raw);
+      if ((u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password)
+        return raw.replace(/\/+$/, '');
+    } catch {}
+    problems.push(`${name} must be an http(s) URL without user or password`);
+    return raw;
+  };
+
   const engineKind = (str('ENGINE') ?? 'local').toLowerCase();
   let engine: EngineConfig = { kind: 'local' };
   if (engineKind === 'openai') {
-    let baseUrl = str('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1';
-    try {
-      const u = new URL(baseUrl);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
-      if (u.username || u.password) throw new Error('credentials');
-      baseUrl = baseUrl.replace(/\/+$/, '');
-    } catch {
-      // The value may carry credentials: name the setting, never echo it.
-      problems.push('OPENAI_BASE_URL must be an http(s) URL without user or password');
-    }
+    const baseUrl = serviceUrl('OPENAI_BASE_URL', str('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1');
     const model = str('OPENAI_MODEL');
     if (!model) problems.push('OPENAI_MODEL is required when ENGINE=openai');
     const openai = {
@@ -419,16 +421,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   let embeddings: EmbeddingsConfig | null = null;
   const embeddingsUrl = str('EMBEDDINGS_BASE_URL');
   if (embeddingsUrl !== null) {
-    let baseUrl = embeddingsUrl;
-    try {
-      const u = new URL(baseUrl);
-      if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('protocol');
-      if (u.username || u.password) throw new Error('credentials');
-      baseUrl = baseUrl.replace(/\/+$/, '');
-    } catch {
-      // The value may carry credentials: name the setting, never echo it.
-      problems.push('EMBEDDINGS_BASE_URL must be an http(s) URL without user or password');
-    }
+    const baseUrl = serviceUrl('EMBEDDINGS_BASE_URL', embeddingsUrl);
     const model = str('EMBEDDINGS_MODEL');
     if (!model) problems.push('EMBEDDINGS_MODEL is required when EMBEDDINGS_BASE_URL is set');
     const e = { baseUrl, model: model ?? '', images: bool('EMBEDDINGS_IMAGES', false) };
