@@ -69,6 +69,28 @@ describe('settings', () => {
     expect(err!.message).not.toContain('hunter2');
   });
 
+  it('D5, D6: model-server base URLs must be http(s) without credentials, named and never echoed', () => {
+    let err: ConfigError | null = null;
+    try {
+      loadConfig({
+        ENGINE: 'openai',
+        OPENAI_MODEL: 'm',
+        OPENAI_BASE_URL: 'https://user:s3cret-pass@llm.example/v1',
+        EMBEDDINGS_BASE_URL: 'file:///etc/passwd',
+        EMBEDDINGS_MODEL: 'e',
+      });
+    } catch (e) {
+      err = e as ConfigError;
+    }
+    expect(err).toBeInstanceOf(ConfigError);
+    expect(err!.problems).toHaveLength(2);
+    expect(err!.message).toMatch(/OPENAI_BASE_URL must be an http\(s\) URL/);
+    expect(err!.message).toMatch(/EMBEDDINGS_BASE_URL must be an http\(s\) URL/);
+    expect(err!.message).not.toContain('s3cret-pass');
+    const ok = loadConfig({ EMBEDDINGS_BASE_URL: 'http://127.0.0.1:9/v1///', EMBEDDINGS_MODEL: 'e' });
+    expect(ok.embeddings?.baseUrl).toBe('http://127.0.0.1:9/v1');
+  });
+
   it('engine settings: local by default, openai with its options, the key never shown', () => {
     expect(loadConfig({}).engine).toEqual({ kind: 'local' });
     const key = 'sk-config-test-0123456789';
