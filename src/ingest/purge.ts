@@ -38,6 +38,8 @@ export async function sweepExpired(db: Database, now = Date.now(), batch = 500):
       return ids.length;
     });
     total += claimed;
-    if (claimed < batch) return total;
+    // Not `claimed < batch`: a batch comes back short when another sweep holds rows locked,
+    // or when its rows were claimed between snapshot and lock, while more remain.
+    if (claimed === 0) return total;
   }
 }
