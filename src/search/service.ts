@@ -3,7 +3,6 @@ import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
 import type { FileItemRow } from '../infra/repos/items.ts';
-import { countFileLexemes, uncountedFiles } from '../infra/repos/search-lexemes.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
 import { rankFullText } from './fulltext.ts';
 import { fuse, type RankedPage } from './fuse.ts';
@@ -50,9 +49,12 @@ export async function searchPages(
     requestHash: query.hash,
     price: deps.price,
   };
-  const fileIds = await searchableFiles(deps.db, caller.workspaceId, query.datasetIds, now);
+  // Full text alone reads the readable files in its own query; `datasetIds` are checked
+  // (404) first, and the other rankings take the list.
+  const listed = query.datasetIds !== null || query.imageUrl !== null || deps.embeddings !== null;
+  const fileIds = listed ? await searchableFiles(deps.db, caller.workspaceId, query.datasetIds, now) : null;
   const { alreadyPaid } = await precheck(deps.db, meter, now);
-  const rankings = await rank(deps, caller.workspaceId, fileIds, query);
+  const rankings = await rank(deps, caller.workspaceId, fileIds, query, now);
   const hits = fuse(rankings, query.limit);
   if (!alreadyPaid) await charge(deps.db, meter, hits.length, now);
   const items = await pageItems(deps.db, hits);
@@ -67,11 +69,11 @@ const round = (v: number) => Math.round(v * 1e6) / 1e6;
 async function rank(
   deps: SearchDeps,
   workspaceId: string,
-  fileIds: string[],
+  listed: string[] | null,
   query: SearchQuery,
+  now: number,
 ): Promise<RankedPage[][]> {
-  // Files read before word counts existed are counted once, by the first search needing them.
-  for (const id of await uncountedFiles(deps.db, workspaceId)) await countFileLexemes(deps.db, id);
+  const fileIds = listed ?? [];
   const rankings: RankedPage[][] = [];
   let texts = query.text ? [query.text] : [];
   if (query.imageUrl) {
@@ -90,7 +92,7 @@ async function rank(
     }
   }
   for (const text of texts) {
-    rankings.push(await rankFullText(deps.db, { workspaceId, fileIds }, text, CANDIDATES));
+    rankings.push(await rankFullText(deps.db, { workspaceId, fileIds: listed, now }, text, CANDIDATES));
   }
   if (deps.embeddings && texts.length > 0) {
     const vector = await embedOrNull(deps, texts.join('\n'));

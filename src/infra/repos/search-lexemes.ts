@@ -36,23 +36,39 @@ export async function uncountedFiles(q: Queryable, workspaceId: string): Promise
   return rows.map((r) => r.id);
 }
 
-/** How many counted pages contain each lexeme, and how many counted pages there are. */
-export async function lexemeStats(
+export interface QueryLexeme {
+  lexeme: string;
+  /** Its first position in the query text. */
+  position: number;
+  /** How many counted pages of the workspace contain it. */
+  df: number;
+}
+
+/**
+ * In one round trip: the lexemes of `text` as PostgreSQL's English configuration makes them
+ * (stemmed, stop words dropped) in query order, each with its document frequency in the
+ * workspace, and how many counted pages there are.
+ */
+export async function queryLexemeStats(
   q: Queryable,
   workspaceId: string,
-  lexemes: readonly string[],
-): Promise<{ df: Map<string, number>; pages: number }> {
-  const rows = await q.query<{ lexeme: string; df: number }>(
-    `SELECT lexeme, df FROM search_lexemes WHERE workspace_id = $1 AND lexeme = ANY($2::text[])
+  text: string,
+): Promise<{ terms: QueryLexeme[]; pages: number }> {
+  // Looked up one by one (by key): a join would read the workspace's whole vocabulary.
+  const rows = await q.query<{ lexeme: string | null; position: number; df: number }>(
+    `SELECT t.lexeme, t.positions[1]::int AS position,
+            coalesce((SELECT l.df FROM search_lexemes l WHERE l.workspace_id = $1 AND l.lexeme = t.lexeme), 0)::int AS df
+       FROM unnest(to_tsvector('english', $2)) t
      UNION ALL
-     SELECT '', coalesce(sum(pages), 0)::int FROM search_indexed_files WHERE workspace_id = $1`,
-    [workspaceId, lexemes],
+     SELECT NULL, 0, coalesce(sum(pages), 0)::int FROM search_indexed_files WHERE workspace_id = $1`,
+    [workspaceId, text],
   );
-  const df = new Map<string, number>();
+  const terms: QueryLexeme[] = [];
   let pages = 0;
   for (const r of rows) {
-    if (r.lexeme === '') pages = Number(r.df);
-    else df.set(r.lexeme, Number(r.df));
+    if (r.lexeme !== null) terms.push({ lexeme: r.lexeme, position: r.position, df: Number(r.df) });
+    else pages = Number(r.df);
   }
-  return { df, pages };
+  terms.sort((a, b) => a.position - b.position);
+  return { terms, pages };
 }
