@@ -7,6 +7,7 @@ import { newId } from '../src/infra/ids.ts';
 import { enqueue } from '../src/infra/queue.ts';
 import { findJob, insertJob } from '../src/infra/repos/jobs.ts';
 import { listLedger } from '../src/infra/repos/ledger.ts';
+import { CANDIDATE_BUDGET, candidateQueries } from '../src/search/fulltext.ts';
 import type { Harness, TestWorkspace } from './helpers/harness.ts';
 import { startHarness } from './helpers/harness.ts';
 import { expectLedgerInvariant, ingestText, type Json, until } from './helpers/runs.ts';
@@ -448,4 +449,26 @@ describe('search with an embeddings provider (decisions.md D6)', () => {
     expect(await vectors(datasetId)).toEqual([]);
     expect(await h.db.query('SELECT 1 FROM page_hashes WHERE file_id = $1', [datasetId])).toEqual([]);
   }, 120_000);
+});
+
+describe('full-text candidate pages (the work per search stays flat as a workspace grows)', () => {
+  it('reads pages with all three rarest words first, then the words fitting half the budget, then any two of the four rarest', () => {
+    const words = ['airtim', 'order', 'steyer', '131795', 'presid'];
+    const tiers = candidateQueries([38, 3775, 320, 203, 1591], words);
+    expect(tiers).toEqual([
+      "'airtim' & '131795' & 'steyer'",
+      "('airtim') & !('airtim' & '131795' & 'steyer')",
+      "('airtim' & '131795' | 'airtim' & 'steyer' | 'airtim' & 'presid' | '131795' & 'steyer' | '131795' & 'presid' | 'steyer' & 'presid') & !('airtim' & '131795' & 'steyer') & !('airtim')",
+    ]);
+  });
+
+  it('with no rare word, pages holding several of the rarest; one word alone is read up to the budget', () => {
+    const big = CANDIDATE_BUDGET * 10;
+    const tiers = candidateQueries([big, big * 2, big * 3], ['juli', '2011', 'agreement']);
+    expect(tiers).toEqual([
+      "'juli' & '2011' & 'agreement'",
+      "('juli' & '2011' | 'juli' & 'agreement' | '2011' & 'agreement') & !('juli' & '2011' & 'agreement')",
+    ]);
+    expect(candidateQueries([big], ['agreement'])).toEqual(["'agreement'"]);
+  });
 });

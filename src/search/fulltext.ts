@@ -33,38 +33,45 @@ const literal = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'
  * Candidate pages read and scored per search, at most: reading (detoasting) and scoring a
  * page costs ~50 us embedded, so the work stays flat as a workspace grows.
  */
-export const CANDIDATE_BUDGET = 200;
-/** When even the rarest word is on more pages than the budget: pages holding two of this many rarest words. */
-const PAIR_TERMS = 3;
+export const CANDIDATE_BUDGET = 250;
+/** Besides the words that fit the budget, pages holding two of this many rarest words are read. */
+const PAIR_TERMS = 4;
 
 /** BM25's inverse document frequency. */
 const idfOf = (df: number, pages: number) => Math.log(1 + (pages - df + 0.5) / (df + 0.5));
 
 /**
- * The tsquery choosing the candidate pages. Pages holding one of the rarest query words, as
- * many words as fit the budget: a page with none of them could only score on common words.
- * When the rarest word alone is over the budget (no word of the question is rare, or the
- * workspace is large), pages holding two of the rarest few words together (the answer page
- * usually holds several of them); the page count is capped by the caller either way.
+ * The tsqueries choosing the candidate pages, best first, each page in at most one of them;
+ * the caller reads them in order and stops at the budget. A page holding none of the
+ * question's rarer words could only score on common words, so:
+ * 1. pages holding all of the three rarest words (the answer page usually holds several);
+ * 2. pages holding one of the rarest words, as many words as fit half the budget (a name or
+ *    a number found on few pages);
+ * 3. pages holding two of the four rarest words: what is left of the budget goes to these,
+ *    so a rare word of the question's wording ("airtime") absent from the answer page does
+ *    not crowd it out, and a question without any rare word still reads the likeliest pages.
  */
-export function candidateQuery(df: readonly number[], lexemes: readonly string[]): string {
+export function candidateQueries(df: readonly number[], lexemes: readonly string[]): string[] {
   const byRarity = df.map((_, i) => i).sort((a, b) => df[a] - df[b] || a - b);
-  if (df[byRarity[0]] > CANDIDATE_BUDGET && byRarity.length > 1) {
-    const rare = byRarity.slice(0, PAIR_TERMS);
-    const pairs: string[] = [];
-    for (let a = 0; a < rare.length; a++)
-      for (let b = a + 1; b < rare.length; b++)
-        pairs.push(`(${literal(lexemes[rare[a]])} & ${literal(lexemes[rare[b]])})`);
-    return pairs.join(' | ');
-  }
-  const selected: number[] = [];
+  const rare = byRarity.slice(0, PAIR_TERMS).map((i) => literal(lexemes[i]));
+  const few: string[] = [];
   let budget = 0;
   for (const i of byRarity) {
-    if (selected.length > 0 && budget + df[i] > CANDIDATE_BUDGET) break;
-    selected.push(i);
+    if (budget + df[i] > CANDIDATE_BUDGET / 2) break;
+    few.push(literal(lexemes[i]));
     budget += df[i];
   }
-  return selected.map((i) => literal(lexemes[i])).join(' | ');
+  if (rare.length === 1) return [rare[0]];
+  const all = rare.slice(0, 3).join(' & ');
+  const tiers = [all];
+  if (few.length > 0) tiers.push(`(${few.join(' | ')}) & !(${all})`);
+  if (rare.length > 2) {
+    const pairs: string[] = [];
+    for (let a = 0; a < rare.length; a++)
+      for (let b = a + 1; b < rare.length; b++) pairs.push(`${rare[a]} & ${rare[b]}`);
+    tiers.push(`(${pairs.join(' | ')}) & !(${all})${few.length > 0 ? ` & !(${few.join(' | ')})` : ''}`);
+  }
+  return tiers;
 }
 
 /**
@@ -72,7 +79,7 @@ export function candidateQuery(df: readonly number[], lexemes: readonly string[]
  * contains, that word's inverse document frequency in the workspace (BM25's idf, from the
  * counts kept at ingest), so rare words (names, numbers, dates) outweigh common ones; pairs
  * of query words standing next to each other on the page (a phrase of the query) add more;
- * brevity and a file-name match break ties. Only candidate pages (see candidateQuery, at most
+ * brevity and a file-name match break ties. Only candidate pages (see candidateQueries, at most
  * CANDIDATE_BUDGET) are read and scored: reading every page would cost ~10 ms per thousand.
  * Two round trips: the query's words with their counts, then the ranking.
  */
@@ -106,10 +113,6 @@ async function rankOnce(
   const idf = df.map((d) => idfOf(Math.min(d, pages), pages));
   const params: unknown[] = [
     scope.fileIds,
-    candidateQuery(
-      df,
-      terms.map((t) => t.lexeme),
-    ),
     terms.map((t) => literal(t.lexeme)).join(' | '),
     limit,
     scope.workspaceId,
@@ -120,6 +123,15 @@ async function rankOnce(
     params.push(v);
     return `$${params.length}::tsquery`;
   };
+  const tiers = candidateQueries(
+    df,
+    terms.map((t) => t.lexeme),
+  ).map(
+    (tsq) => `
+      SELECT p.file_id, p.page, p.tsv FROM file_pages p
+       WHERE p.tsv @@ ${param(tsq)}
+         AND p.file_id = ANY((SELECT ids FROM scope)::text[])`,
+  );
   // float8 constants: integer-times-decimal arithmetic would run in (slow) numeric.
   const num = (v: number) => `${v.toFixed(6)}::float8`;
   const words = terms.map(
@@ -132,21 +144,21 @@ async function rankOnce(
     return `CASE WHEN tsv @@ ${phrase} THEN ${num((idf[i] + idf[i + 1]) / 2)} ELSE 0 END`;
   });
   const sql = `
-    WITH cand AS MATERIALIZED (
+    WITH scope AS MATERIALIZED (
+      -- The readable files (D8), as one array, so pages are filtered as the index finds them.
+      SELECT ARRAY(
+        SELECT f.id FROM files f
+         WHERE f.workspace_id = $4 AND f.deleted_at IS NULL AND (f.expires_at IS NULL OR f.expires_at > $5)
+           AND ($1::text[] IS NULL OR f.id = ANY($1::text[]))) AS ids
+    ), cand AS MATERIALIZED (
       -- Concatenation makes an in-memory copy: each page is read (detoasted) once, not once per term.
-      SELECT p.file_id, p.page, p.tsv || ''::tsvector AS tsv,
+      SELECT c.file_id, c.page, c.tsv || ''::tsvector AS tsv,
              -- Per page, by the file's key: a join to the files met would be planned blind (no statistics).
-             (SELECT (to_tsvector('english', translate(f.file_name, '_.-', '   ')) @@ $3::tsquery)::int
-                FROM files f WHERE f.id = p.file_id) AS hit,
-             NOT EXISTS (SELECT 1 FROM search_indexed_files s WHERE s.file_id = p.file_id) AS uncounted
-        FROM file_pages p
-       WHERE p.tsv @@ $2::tsquery
-         -- The readable files (D8); an array, so the pages are filtered as the index finds them.
-         AND p.file_id = ANY(ARRAY(
-           SELECT f.id FROM files f
-            WHERE f.workspace_id = $5 AND f.deleted_at IS NULL AND (f.expires_at IS NULL OR f.expires_at > $6)
-              AND ($1::text[] IS NULL OR f.id = ANY($1::text[]))))
-       LIMIT $7
+             (SELECT (to_tsvector('english', translate(f.file_name, '_.-', '   ')) @@ $2::tsquery)::int
+                FROM files f WHERE f.id = c.file_id) AS hit,
+             NOT EXISTS (SELECT 1 FROM search_indexed_files s WHERE s.file_id = c.file_id) AS uncounted
+        FROM (${tiers.join('\n      UNION ALL')}
+             LIMIT $6) c
     )
     SELECT file_id, page,
            (${words.join(' + ')})
@@ -154,7 +166,7 @@ async function rankOnce(
            + ${WEIGHTS.brevity} / ln(2 + length(tsv))
            + ${WEIGHTS.fileName} * hit AS score,
            bool_or(uncounted) OVER () AS uncounted
-      FROM cand ORDER BY score DESC, file_id, page LIMIT $4`;
+      FROM cand ORDER BY score DESC, file_id, page LIMIT $3`;
   const rows = await db.query<{ file_id: string; page: number; score: number; uncounted: boolean }>(
     sql,
     params,
