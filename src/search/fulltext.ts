@@ -33,7 +33,7 @@ const literal = (lexeme: string) => `'${lexeme.replace(/\\/g, '\\\\').replace(/'
  * Candidate pages read and scored per search, at most: reading (detoasting) and scoring a
  * page costs ~50 us embedded, so the work stays flat as a workspace grows.
  */
-export const CANDIDATE_BUDGET = 250;
+export const CANDIDATE_BUDGET = 200;
 /** Besides the words that fit the budget, pages holding two of this many rarest words are read. */
 const PAIR_TERMS = 4;
 
