@@ -1,6 +1,9 @@
-import type { Database } from '../infra/db/database.ts';
+import type { Database, Queryable } from '../infra/db/database.ts';
+import { newId } from '../infra/ids.ts';
+import { enqueue } from '../infra/queue.ts';
 import {
   findWorkspaceJob,
+  insertJob,
   JOB_SORT_COLUMNS,
   type JobRow,
   type JobStatus,
@@ -10,6 +13,33 @@ import { errors } from './errors.ts';
 import { clampPaging, orderBy, type Paging, sortFields } from './files.ts';
 
 export const INGEST_TASK = 'ingest';
+
+/** A new ingest (extract or vectorize) job and its queued task, in the caller's transaction. */
+export async function queueIngestJob(
+  tx: Queryable,
+  target: { workspaceId: string; fileId: string },
+  job: { type: JobRow['type']; apiVersion: JobRow['api_version']; status: 'NOT_STARTED' | 'IN_PROGRESS' },
+  now: number,
+): Promise<JobRow> {
+  const row: JobRow = {
+    id: newId('dsj'),
+    workspace_id: target.workspaceId,
+    file_id: target.fileId,
+    type: job.type,
+    api_version: job.apiVersion,
+    status: job.status,
+    status_text: null,
+    pages_done: 0,
+    started_at: job.status === 'IN_PROGRESS' ? now : null,
+    finished_at: null,
+    canceled_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await insertJob(tx, row);
+  await enqueue(tx, INGEST_TASK, row.id);
+  return row;
+}
 
 export interface JobView {
   id: string;

@@ -1,11 +1,9 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { newId } from '../infra/ids.ts';
-import { enqueue } from '../infra/queue.ts';
 import { type FileRow, insertFile } from '../infra/repos/files.ts';
-import { insertJob, type JobRow } from '../infra/repos/jobs.ts';
+import type { JobRow } from '../infra/repos/jobs.ts';
 import { findWorkspace, type Tier } from '../infra/repos/workspaces.ts';
 import { errors } from './errors.ts';
-import { INGEST_TASK } from './jobs.ts';
+import { queueIngestJob } from './jobs.ts';
 import { formatMb, SINGLE_REQUEST_BYTES, TIER_LIMITS } from './tiers.ts';
 
 const DAY_MS = 86_400_000;
@@ -93,22 +91,5 @@ export async function registerFile(
     created_at: now,
     updated_at: null,
   });
-  const row: JobRow = {
-    id: newId('dsj'),
-    workspace_id: f.workspaceId,
-    file_id: f.id,
-    type: job.type,
-    api_version: job.apiVersion,
-    status: job.status,
-    status_text: null,
-    pages_done: 0,
-    started_at: job.status === 'IN_PROGRESS' ? now : null,
-    finished_at: null,
-    canceled_at: null,
-    created_at: now,
-    updated_at: now,
-  };
-  await insertJob(tx, row);
-  await enqueue(tx, INGEST_TASK, row.id);
-  return row;
+  return queueIngestJob(tx, { workspaceId: f.workspaceId, fileId: f.id }, job, now);
 }

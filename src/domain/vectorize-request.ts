@@ -1,11 +1,9 @@
 import type { Database } from '../infra/db/database.ts';
-import { newId } from '../infra/ids.ts';
-import { enqueue } from '../infra/queue.ts';
 import { findReadableFile } from '../infra/repos/files.ts';
-import { findFileJobs, insertJob, type JobRow } from '../infra/repos/jobs.ts';
+import { findFileJobs, type JobRow } from '../infra/repos/jobs.ts';
 import { DATASET } from './datasets.ts';
 import { errors } from './errors.ts';
-import { INGEST_TASK } from './jobs.ts';
+import { queueIngestJob } from './jobs.ts';
 
 /**
  * `POST /v1/datasets/:id/vectorize` (4.8): a vectorize job for a dataset already uploaded.
@@ -28,23 +26,11 @@ export async function requestVectorize(
       throw errors.badRequest('This dataset is already vectorized: a vectorize job succeeded for it.');
     const running = earlier.find((j) => j.status !== 'ERROR');
     if (running) return running;
-    const job: JobRow = {
-      id: newId('dsj'),
-      workspace_id: workspaceId,
-      file_id: file.id,
-      type: 'vectorize',
-      api_version: 'v1',
-      status: 'IN_PROGRESS',
-      status_text: null,
-      pages_done: 0,
-      started_at: now,
-      finished_at: null,
-      canceled_at: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await insertJob(tx, job);
-    await enqueue(tx, INGEST_TASK, job.id);
-    return job;
+    return queueIngestJob(
+      tx,
+      { workspaceId, fileId: file.id },
+      { type: 'vectorize', apiVersion: 'v1', status: 'IN_PROGRESS' },
+      now,
+    );
   });
 }
