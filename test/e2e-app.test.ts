@@ -218,6 +218,14 @@ describe('the web app in Chromium (issue 8)', () => {
     await eventually(() => page.getByTestId('table-name').textContent()).toBe('Contracts');
     tableId = page.url().split('/').pop()!;
     expect(tableId).toMatch(/^rev_/);
+    // Rename (4.1 PATCH): Save is refused for a blank name, then sends the trimmed one.
+    await page.getByRole('button', { name: 'Rename' }).click();
+    await page.getByLabel('table name', { exact: true }).fill('   ');
+    expect(await page.getByRole('button', { name: 'Save' }).isDisabled()).toBe(true);
+    await page.getByLabel('table name', { exact: true }).fill('  Contracts 2021  ');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await eventually(() => page.getByTestId('table-name').textContent()).toBe('Contracts 2021');
+    expect((await a.must('GET', `/tables/${tableId}`)).table.name).toBe('Contracts 2021');
 
     const addColumn = async (name: string, prompt: string, type: string) => {
       await page.getByRole('button', { name: '+ Column' }).click();

@@ -132,3 +132,35 @@ export function relativeDate(iso: string, now = Date.now()): string {
   if (abs < 365) return rtf.format(Math.round(days / 30.44), 'month');
   return rtf.format(Math.round(days / 365.25), 'year');
 }
+
+/** The inline rename form of a table or bundle heading: Save sends the trimmed name, Cancel drops it. */
+export function RenameForm(props: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  onSave: (name: string) => void;
+  onCancel: () => void;
+}) {
+  return (
+    <form
+      className="inline"
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onSave(props.value.trim());
+      }}
+    >
+      <input
+        aria-label={props.label}
+        value={props.value}
+        maxLength={120}
+        onChange={(e) => props.onChange(e.target.value)}
+      />
+      <button type="submit" disabled={!props.value.trim()}>
+        Save
+      </button>
+      <button type="button" className="secondary" onClick={props.onCancel}>
+        Cancel
+      </button>
+    </form>
+  );
+}

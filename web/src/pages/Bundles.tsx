@@ -2,7 +2,7 @@ import { type FormEvent, useState } from 'react';
 import type { Bundle, Member } from '../api.ts';
 import { Link, navigate } from '../router.tsx';
 import { useSession } from '../session.tsx';
-import { ErrorNote, Spinner, useLoad, when } from '../ui.tsx';
+import { ErrorNote, RenameForm, Spinner, useLoad, when } from '../ui.tsx';
 
 export function BundlesPage() {
   const { api, canWrite, files } = useSession();
@@ -110,24 +110,18 @@ export function BundlePage(props: { bundleId: string }) {
           {bundle.name} {bundle.archivedAt && <span className="badge">archived</span>}
         </h1>
       ) : (
-        <form
-          className="inline"
-          onSubmit={(e) => {
-            e.preventDefault();
+        <RenameForm
+          label="bundle name"
+          value={rename}
+          onChange={setRename}
+          onSave={(name) =>
             act(async () => {
-              await api.call('PATCH', base, { name: rename.trim() });
+              await api.call('PATCH', base, { name });
               setRename(null);
-            });
-          }}
-        >
-          <input
-            aria-label="bundle name"
-            value={rename}
-            maxLength={120}
-            onChange={(e) => setRename(e.target.value)}
-          />
-          <button type="submit">Save</button>
-        </form>
+            })
+          }
+          onCancel={() => setRename(null)}
+        />
       )}
       <p className="muted">
         Documents version {bundle.documentsVersion}: adding or removing a document makes the cells of rows

@@ -2,7 +2,7 @@ import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useMemo, us
 import type { Bundle, Cell, Column, Row, Run, TableBody } from '../api.ts';
 import { navigate } from '../router.tsx';
 import { useSession } from '../session.tsx';
-import { ErrorNote, Spinner, useInterval, useLoad, when } from '../ui.tsx';
+import { ErrorNote, RenameForm, Spinner, useInterval, useLoad, when } from '../ui.tsx';
 import { blockLabel, confidenceClass, shownValue, ValueView } from '../values.tsx';
 import { AddColumnDialog } from './AddColumn.tsx';
 import { AddRowsDialog } from './AddRows.tsx';
@@ -195,29 +195,18 @@ export function TableGridPage(props: { tableId: string }) {
               {table.archivedAt && <span className="badge">archived</span>}
             </h1>
           ) : (
-            <form
-              className="inline"
-              onSubmit={(e) => {
-                e.preventDefault();
+            <RenameForm
+              label="table name"
+              value={renaming}
+              onChange={setRenaming}
+              onSave={(name) =>
                 act(async () => {
-                  await api.call('PATCH', `/tables/${tableId}`, { name: renaming.trim() });
+                  await api.call('PATCH', `/tables/${tableId}`, { name });
                   setRenaming(null);
-                });
-              }}
-            >
-              <input
-                aria-label="table name"
-                value={renaming}
-                maxLength={120}
-                onChange={(e) => setRenaming(e.target.value)}
-              />
-              <button type="submit" disabled={!renaming.trim()}>
-                Save
-              </button>
-              <button type="button" className="secondary" onClick={() => setRenaming(null)}>
-                Cancel
-              </button>
-            </form>
+                })
+              }
+              onCancel={() => setRenaming(null)}
+            />
           )}
           {canWrite && renaming === null && (
             <div className="actions">
