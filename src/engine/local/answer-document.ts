@@ -1,15 +1,11 @@
+import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { indexFor } from './doc-index.ts';
-import { booleanOption } from './extract/boolean.ts';
-import { categoricalOptions } from './extract/categorical.ts';
-import { type Context, contextFor, type Option } from './extract/common.ts';
-import { dateOptions } from './extract/dates.ts';
-import { durationOptions } from './extract/durations.ts';
-import { regionOptions } from './extract/images.ts';
-import { listOptions } from './extract/lists.ts';
-import { numberOptions } from './extract/numbers.ts';
-import { textOptions } from './extract/text.ts';
+import { featuresOf, type ScoringContext, scoringContext, valueCounts, valueKey } from './features.ts';
+import { calibrate, probability, type ScorerModel } from './model.ts';
 import { analyzeQuery, type Query } from './query.ts';
+import { topPassages } from './retrieval.ts';
+import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
 /** One document's answer: what a fact holds, plus the score bundles reduce on. */
 export interface DocumentAnswer {
@@ -18,149 +14,233 @@ export interface DocumentAnswer {
   value: AnswerValue | null;
   citations: Citation[];
   confidence: number | null;
-  /** Evidence score of the chosen value (0 when the document holds no value). */
+  /** Probability of the chosen candidate (0 when the document holds no value). */
   score: number;
   /** Found nothing: value is `{type, value: null}`. */
   empty: boolean;
-}
-
-/** Below this evidence score the document is taken not to state the value at all. */
-const NULL_BELOW: Record<string, number> = {
-  text_quote: 0.42,
-  number: 0.4,
-  date: 0.4,
-  categorical: 0.3,
-  list_scalar: 0.35,
-};
-
-const clamp01 = (x: number) => Math.max(0, Math.min(1, x));
-
-/** Confidence from the winning score and its margin over the next different value. */
-export function confidenceOf(options: readonly { score: number }[]): number {
-  const top = options[0]?.score ?? 0;
-  const second = options[1]?.score ?? 0;
-  const margin = top > 0 ? clamp01((top - second) / top) : 0;
-  return Math.round(clamp01(0.1 + 0.75 * Math.min(1, top) * (0.55 + 0.45 * margin)) * 1000) / 1000;
 }
 
 export function queryFor(column: EngineColumn): Query {
   return analyzeQuery(column.prompt);
 }
 
-export function answerDocument(column: EngineColumn, query: Query, doc: EngineDocument): DocumentAnswer {
+/** A candidate with its features and the scorer's probability that it is the answer. */
+export interface Scored {
+  cand: TypedCandidate;
+  x: Float64Array | Float32Array;
+  p: number;
+}
+
+export interface Examined {
+  group: Group;
+  ctx: ScoringContext;
+  scored: Scored[];
+}
+
+/** Candidates of one document for one column, each with features and probability. */
+export function examine(column: EngineColumn, query: Query, doc: EngineDocument, model: ScorerModel): Examined {
+  const index = indexFor(doc);
+  const ctx = scoringContext(index, query);
+  const group = groupOf(column.outputType);
+  const pages = pagesToRead(ctx);
+  const cands = typedCandidates(index, query, ctx.scores, column.outputType, column.config).filter((c) =>
+    pages.has(c.at.page),
+  );
+  const counts = valueCounts(cands);
+  const m = model.groups[group];
+  const scored = cands.map((cand) => {
+    const x = featuresOf(ctx, cand, counts);
+    return { cand, x, p: probability(m, x) };
+  });
+  scored.sort((a, b) => b.p - a.p);
+  return { group, ctx, scored };
+}
+
+/** Pages read closely: retrieval picks the few most about the question, and the first page. */
+const PAGES_READ = 4;
+
+function pagesToRead(ctx: ScoringContext): Set<number> {
+  const n = ctx.index.doc.pages.length;
+  if (n <= PAGES_READ + 1) return new Set(Array.from({ length: n }, (_, i) => i));
+  const best = new Array<number>(n).fill(0);
+  for (const p of ctx.index.passages) best[p.page] = Math.max(best[p.page]!, ctx.scores[p.id]!);
+  const ranked = best.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
+  return new Set([0, ...ranked.slice(0, PAGES_READ).map((r) => r.i)]);
+}
+
+/** The features the yes/no polarity model reads, from the clause a yes/no answer rests on. */
+export function polarityInputs(e: Examined, top: Scored | undefined, valueFound: number): Record<string, number> {
+  const t = top?.cand.traits ?? {};
+  return {
+    pTop: top?.p ?? 0,
+    negation: t.negation ?? 0,
+    checkedYes: t.checkedYes ?? 0,
+    checkedNo: t.checkedNo ?? 0,
+    queryNegated: e.ctx.query.negated ? 1 : 0,
+    valueFound,
+    valueQuestion: ['duration', 'date', 'money', 'identifier'].includes(e.ctx.query.kind) ? 1 : 0,
+  };
+}
+
+/** For "does it state a term / date / amount?": the best probability of such a value. */
+export function valueFoundFor(query: Query, doc: EngineDocument, model: ScorerModel): number {
+  if (!['duration', 'date', 'money', 'identifier'].includes(query.kind)) return 0;
+  const type = query.kind === 'date' ? 'date' : query.kind === 'money' ? 'number' : 'text_quote';
+  const column: EngineColumn = {
+    prompt: query.prompt,
+    outputType: type,
+    config: null,
+    isCompositional: false,
+    locale: null,
+  };
+  return examine(column, query, doc, model).scored[0]?.p ?? 0;
+}
+
+const round3 = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
+
+export function answerDocument(
+  column: EngineColumn,
+  query: Query,
+  doc: EngineDocument,
+  model: ScorerModel,
+): DocumentAnswer {
   const type = column.outputType;
   const hasText = doc.pages.some((p) => p.words.length > 0);
-  if (type === 'categorical' && !column.config?.categories?.length) {
-    return error('column has no categories');
-  }
-  if (!hasText && type !== 'image' && type !== 'image_list') {
-    return error(doc.pages.length ? 'no readable text in the document' : 'the document has no pages');
-  }
-  const ctx = contextFor(indexFor(doc), query, column.config);
+  if (type === 'categorical' && !column.config?.categories?.length) return error('column has no categories');
+  if (doc.pages.length === 0) return error('the document has no pages');
+  if (!hasText && type !== 'image' && type !== 'image_list') return error('no readable text in the document');
+  const e = examine(column, query, doc, model);
+  const m = model.groups[e.group];
+  const top = e.scored[0];
   switch (type) {
     case 'image':
     case 'image_list':
-      return regions(ctx, type);
-    case 'list_scalar': {
-      const options = listOptions(ctx);
-      const top = options[0];
-      if (!top || top.score < NULL_BELOW.list_scalar!) return empty(type, options);
-      return found({ type, value: top.items }, top, options);
-    }
+      return regions(e, model, type);
     case 'boolean': {
-      const valueOptions = booleanNeedsValue(query) ? valueOptionsFor(ctx) : null;
-      const o = booleanOption(ctx, valueOptions);
+      const inputs = polarityInputs(e, top, valueFoundFor(query, doc, model));
+      const pYes = probability(model.polarity, model.polarityFeatures.map((f) => inputs[f] ?? 0));
+      const value = pYes >= 0.5;
+      // Yes or no, the answer rests on the clause most about the question.
+      const citations = top ? cite(e, top.cand) : fallbackCitation(e);
       return {
         status: 'SUCCESS',
-        value: { type, value: o.value as boolean },
-        citations: o.citations,
-        confidence: Math.round(clamp01(0.15 + 0.8 * o.score) * 1000) / 1000,
-        score: o.score,
+        value: { type, value },
+        citations,
+        confidence: round3(value ? pYes : 1 - pYes),
+        score: top?.p ?? 0,
+        empty: false,
+      };
+    }
+    case 'list_scalar': {
+      const items: Scored[] = [];
+      const seen = new Set<string>();
+      const used = new Set<string>();
+      for (const s of e.scored) {
+        if (s.p < m.threshold || items.length >= 30) break;
+        const k = valueKey(s.cand);
+        const wordsKey = s.cand.at.unit.words.slice(s.cand.at.from, s.cand.at.to + 1).map((w) => `${s.cand.at.page}:${w}`);
+        // One item per value, and no item built from another item's words.
+        if (!k || seen.has(k) || wordsKey.some((w) => used.has(w))) continue;
+        seen.add(k);
+        for (const w of wordsKey) used.add(w);
+        items.push(s);
+      }
+      if (items.length === 0) return empty(type, m, top?.p ?? 0);
+      return {
+        status: 'SUCCESS',
+        value: { type, value: items.map((s) => String(s.cand.value)) },
+        citations: items.flatMap((s) => cite(e, s.cand)),
+        confidence: round3(calibrate(m.answered, items[0]!.p)),
+        score: items[0]!.p,
         empty: false,
       };
     }
     default: {
-      const options: Option[] =
-        type === 'number'
-          ? numberOptions(ctx)
-          : type === 'date'
-            ? dateOptions(ctx)
-            : type === 'categorical'
-              ? categoricalOptions(ctx, column.config!.categories!)
-              : textOptions(ctx);
-      const top = options[0];
-      // An identifier is only ever read next to its label, so a weaker score still counts.
-      const bar = type === 'text_quote' && query.kind === 'identifier' ? 0.28 : NULL_BELOW[type]!;
-      if (!top || top.score < bar) return empty(type, options);
-      return found({ type, value: top.value }, top, options);
+      if (!top || top.p < m.threshold) return empty(type, m, top?.p ?? 0);
+      return {
+        status: 'SUCCESS',
+        value: { type, value: top.cand.value } as AnswerValue,
+        citations: cite(e, top.cand),
+        confidence: round3(calibrate(m.answered, top.p)),
+        score: top.p,
+        empty: false,
+      };
     }
   }
 }
 
-/** The winning option as this document's answer, its confidence from the runners-up. */
-function found(
-  value: AnswerValue,
-  top: { score: number; citations: Citation[] },
-  options: readonly { score: number }[],
-): DocumentAnswer {
-  return {
-    status: 'SUCCESS',
-    value,
-    citations: top.citations,
-    confidence: confidenceOf(options),
-    score: top.score,
-    empty: false,
-  };
+function cite(e: Examined, c: TypedCandidate): Citation[] {
+  const page = e.ctx.index.doc.pages[c.at.page]!;
+  const citation = citeWords(e.ctx.index.doc.fileId, page, c.at.unit.words.slice(c.at.from, c.at.to + 1));
+  return citation ? [citation] : [];
 }
 
-/** "Does it state a term / a date / an amount?" is answered by finding that value. */
-function booleanNeedsValue(q: Query): boolean {
-  return q.kind === 'duration' || q.kind === 'date' || q.kind === 'money' || q.kind === 'identifier';
+/** The passage most about the question, when no candidate exists to cite. */
+function fallbackCitation(e: Examined, onPage?: number): Citation[] {
+  const index = e.ctx.index;
+  const best = topPassages(index, e.ctx.scores, 50).find((s) => onPage === undefined || s.passage.page === onPage);
+  const passage = best?.passage ?? index.units.find((u) => onPage === undefined || u.page === onPage);
+  if (!passage) return [];
+  const words = passage.words.slice(0, 40);
+  const c = citeWords(index.doc.fileId, index.doc.pages[passage.page]!, words);
+  return c ? [c] : [];
 }
 
-function valueOptionsFor(ctx: Context): Option[] {
-  switch (ctx.query.kind) {
-    case 'duration':
-      return durationOptions(ctx);
-    case 'date':
-      return dateOptions(ctx);
-    case 'money':
-      return numberOptions(ctx);
-    default:
-      return textOptions(ctx);
+function regions(e: Examined, model: ScorerModel, type: 'image' | 'image_list'): DocumentAnswer {
+  const m = model.groups.image;
+  const doc = e.ctx.index.doc;
+  const pictures = e.scored.filter((s) => s.cand.picture);
+  if (pictures.length === 0) {
+    // No picture objects (a scan): the page most about the question, as a whole.
+    const [best] = topPassages(e.ctx.index, e.ctx.scores, 1);
+    const pi = best ? best.passage.page : 0;
+    const region: Region = {
+      fileId: doc.fileId,
+      page: doc.pages[pi]!.page,
+      box: null,
+      caption: best ? best.passage.text.slice(0, 200) : `page ${doc.pages[pi]!.page}`,
+    };
+    return {
+      status: 'SUCCESS',
+      value: [region],
+      citations: fallbackCitation(e, pi),
+      confidence: round3(best ? 0.2 : 0.1),
+      score: 0,
+      empty: false,
+    };
   }
-}
-
-function regions(ctx: Context, type: 'image' | 'image_list'): DocumentAnswer {
-  const options = regionOptions(ctx);
-  if (options.length === 0) return error('the document has no pages');
-  const top = options[0]!;
-  const chosen: Region[] =
-    type === 'image'
-      ? [top.region]
-      : options.filter((o) => o.score >= Math.max(0.35, top.score - 0.2)).map((o) => o.region);
+  const top = pictures[0]!;
+  const chosen = type === 'image' ? [top] : pictures.filter((s, i) => i === 0 || s.p >= m.threshold);
+  const toRegion = (s: Scored): Region => ({
+    fileId: doc.fileId,
+    page: s.cand.picture!.page,
+    box: s.cand.picture!.box,
+    caption: s.cand.picture!.caption || 'picture',
+  });
+  // Each region cites its page: its caption where there is one, else the words nearest it.
+  const citations = chosen.flatMap((s) =>
+    s.cand.picture!.captionAt ? cite(e, s.cand) : fallbackCitation(e, s.cand.picture!.page - 1),
+  );
   return {
     status: 'SUCCESS',
-    value: chosen,
-    citations: [],
-    confidence: confidenceOf(type === 'image' ? options : [top, ...options.slice(chosen.length)]),
-    score: top.score,
+    value: chosen.map(toRegion),
+    citations,
+    confidence: round3(calibrate(m.answered, top.p)),
+    score: top.p,
     empty: false,
   };
 }
 
 function empty(
   type: Exclude<EngineColumn['outputType'], 'image' | 'image_list'>,
-  options: readonly { score: number }[],
+  m: ScorerModel['groups'][Group],
+  pTop: number,
 ): DocumentAnswer {
-  const top = options[0]?.score ?? 0;
-  // Nothing found is low confidence by construction; a near miss is lower still.
-  const confidence = Math.round(clamp01(0.3 - 0.3 * top) * 1000) / 1000;
   return {
     status: 'SUCCESS',
     value: { type, value: null },
     citations: [],
-    confidence,
+    confidence: round3(calibrate(m.unanswered, pTop)),
     score: 0,
     empty: true,
   };

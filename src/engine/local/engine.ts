@@ -1,26 +1,32 @@
 import { orderDocuments, type PerDocument, reduce } from '../reduce.ts';
 import type { AnswerEngine, EngineAnswer, EngineColumn, EngineSubject } from '../types.ts';
 import { answerDocument, type DocumentAnswer, queryFor } from './answer-document.ts';
+import { defaultModel, type ScorerModel } from './model.ts';
 
 /**
- * The offline engine (D5): retrieval over the subject's page text, an answer shaped by the
- * output type, citations built from the stored words. Deterministic; no model weights.
+ * The offline engine (D5): typed candidates read from the page words and their layout,
+ * ranked by a scorer learned from data (model/weights.json, `npm run train`), citations
+ * built from the stored words. Deterministic.
  */
-export function createLocalEngine(): AnswerEngine {
+export function createLocalEngine(model?: ScorerModel): AnswerEngine {
   return {
     name: 'local',
     async answer(column: EngineColumn, subject: EngineSubject): Promise<EngineAnswer> {
-      return answerLocally(column, subject);
+      return answerLocally(column, subject, model);
     },
   };
 }
 
-export function answerLocally(column: EngineColumn, subject: EngineSubject): EngineAnswer {
+export function answerLocally(
+  column: EngineColumn,
+  subject: EngineSubject,
+  model: ScorerModel = defaultModel(),
+): EngineAnswer {
   const query = queryFor(column);
   const docs = orderDocuments(subject.documents);
   if (docs.length === 0) return { status: 'ERROR', statusText: 'the subject has no documents', facts: [] };
   const perDoc: (PerDocument & { score: number })[] = docs.map((doc) => {
-    const a: DocumentAnswer = answerDocument(column, query, doc);
+    const a: DocumentAnswer = answerDocument(column, query, doc, model);
     return { doc, ...a };
   });
   if (

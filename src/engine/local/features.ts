@@ -1,0 +1,242 @@
+import { contentStems } from '../text/tokenize.ts';
+import type { DocIndex } from './doc-index.ts';
+import type { Query } from './query.ts';
+import { evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
+import { SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
+
+/**
+ * What the scorer sees of one candidate: how the prompt matches the candidate's label,
+ * neighbourhood and sentence (exact stems, and lexicon relatives), where it sits on the page
+ * and in the document, how it looks (size, capitals) and whether its shape fits the question.
+ * All measurements, no weights: the weights are learned (model.ts, `npm run train`).
+ */
+export interface ScoringContext {
+  index: DocIndex;
+  query: Query;
+  /** The same query without lexicon relatives, to tell exact wording from related words. */
+  exact: Query;
+  scores: Float64Array;
+  exactScores: Float64Array;
+  best: number;
+  exactBest: number;
+  /** Median word height per page, for relative font size. */
+  medianHeight: number[];
+  pageCount: number;
+}
+
+export function scoringContext(index: DocIndex, query: Query): ScoringContext {
+  const exactWeights = new Map([...query.weights].filter(([, w]) => w >= 0.6));
+  const exact: Query = { ...query, weights: exactWeights };
+  const scores = scorePassages(index, query);
+  const exactScores = scorePassages(index, exact);
+  const medianHeight = index.doc.pages.map((p) => {
+    const hs = p.words.map((w) => w.box[3] - w.box[1]).sort((a, b) => a - b);
+    return hs[Math.floor(hs.length / 2)] || 0.01;
+  });
+  return {
+    index,
+    query,
+    exact,
+    scores,
+    exactScores,
+    best: maxScore(scores),
+    exactBest: maxScore(exactScores),
+    medianHeight,
+    pageCount: index.doc.pages.length,
+  };
+}
+
+const TRAITS: Trait[] = [
+  'currency',
+  'decimals',
+  'percent',
+  'suspicious',
+  'largest',
+  'negative',
+  'converted',
+  'rangeMatch',
+  'rangeMismatch',
+  'earliest',
+  'latest',
+  'idShape',
+  'nameShape',
+  'orgSuffix',
+  'hasDigits',
+  'endsLikeLabel',
+  'isDate',
+  'isMoney',
+  'isDuration',
+  'long',
+  'count',
+  'negation',
+  'checkedYes',
+  'checkedNo',
+  'valueFound',
+];
+const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
+/** Prompt words hashed into buckets, crossed with a picture's place: "logo" learns "top". */
+const PROMPT_BUCKETS = 16;
+const PICTURE_PLACES = ['top', 'bottom', 'small', 'firstPage', 'lastPage', 'captioned'] as const;
+
+export const FEATURES: readonly string[] = [
+  'rel',
+  'label',
+  'prox',
+  'relExact',
+  'labelExact',
+  'proxExact',
+  'relRaw',
+  'pagePos',
+  'firstPage',
+  'lastPage',
+  'yTop',
+  'xLeft',
+  'fontRel',
+  'bigFont',
+  'caps',
+  'nWords',
+  'promptInValue',
+  'repeat',
+  'sentenceUnit',
+  'labelXcell',
+  'labelXafter',
+  'labelXsentence',
+  'relXprox',
+  ...SOURCES.map((s) => `source:${s}`),
+  ...TRAITS.map((t) => `trait:${t}`),
+  ...KINDS.map((k) => `kind:${k}`),
+  'qId*idShape',
+  'qId*hasDigits',
+  'qEntity*nameShape',
+  'qEntity*orgSuffix',
+  'qEntity*hasDigits',
+  'qPlace*nameShape',
+  'qSpan*sentence',
+  'qMoney*isMoney',
+  'qDuration*isDuration',
+  'qDate*isDate',
+  'picture:captionLabel',
+  'picture:captionLabelExact',
+  'picture:area',
+  'picture:aspect',
+  'picture:top',
+  'picture:bottom',
+  'picture:onPage',
+  ...Array.from({ length: PROMPT_BUCKETS }, (_, b) => PICTURE_PLACES.map((p) => `prompt${b}*${p}`)).flat(),
+];
+const AT = new Map(FEATURES.map((f, i) => [f, i]));
+const indexOf = (name: string): number => {
+  const i = AT.get(name);
+  if (i === undefined) throw new Error(`unknown feature ${name}`);
+  return i;
+};
+export const FEATURE_COUNT = FEATURES.length;
+
+const clip = (x: number, lo = 0, hi = 1) => Math.max(lo, Math.min(hi, x));
+
+function bucket(stem: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 16777619);
+  return (h >>> 0) % PROMPT_BUCKETS;
+}
+
+/** How many candidates of the document share each value (agreement between places). */
+export function valueCounts(cands: readonly TypedCandidate[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const c of cands) {
+    const k = valueKey(c);
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return counts;
+}
+
+export const valueKey = (c: TypedCandidate) =>
+  typeof c.value === 'string' ? c.value.toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : JSON.stringify(c.value);
+
+export function featuresOf(ctx: ScoringContext, c: TypedCandidate, counts: Map<string, number>): Float64Array {
+  const x = new Float64Array(FEATURE_COUNT);
+  const set = (name: string, v: number) => {
+    x[indexOf(name)] = v;
+  };
+  const { index, query } = ctx;
+  const e = evidenceFor(index, query, ctx.scores, ctx.best, c.at);
+  const ex = evidenceFor(index, ctx.exact, ctx.exactScores, ctx.exactBest, c.at);
+  const page = index.doc.pages[c.at.page]!;
+  const words = c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => page.words[w]!);
+  const box = c.picture?.box ?? [
+    Math.min(...words.map((w) => w.box[0])),
+    Math.min(...words.map((w) => w.box[1])),
+    Math.max(...words.map((w) => w.box[2])),
+    Math.max(...words.map((w) => w.box[3])),
+  ];
+  set('rel', e.relevance);
+  set('label', e.label);
+  set('prox', e.proximity);
+  set('relExact', ex.relevance);
+  set('labelExact', ex.label);
+  set('proxExact', ex.proximity);
+  set('relRaw', ctx.best > 0 ? ctx.scores[c.at.unit.id]! / ctx.best : 0);
+  const n = ctx.pageCount;
+  set('pagePos', n > 1 ? c.at.page / (n - 1) : 0);
+  set('firstPage', c.at.page === 0 ? 1 : 0);
+  set('lastPage', n > 1 && c.at.page === n - 1 ? 1 : 0);
+  set('yTop', clip(box[1]!));
+  set('xLeft', clip(box[0]!));
+  if (words.length) {
+    const h = words.reduce((s, w) => s + (w.box[3] - w.box[1]), 0) / words.length;
+    const rel = Math.log(h / ctx.medianHeight[c.at.page]!);
+    set('fontRel', clip(rel, -1, 1));
+    set('bigFont', rel > 0.25 ? 1 : 0);
+  }
+  const letters = c.text.match(/\p{L}/gu) ?? [];
+  set('caps', letters.length ? letters.filter((l) => l === l.toUpperCase()).length / letters.length : 0);
+  set('nWords', clip(Math.log1p(words.length) / 3));
+  const stems = contentStems(c.text);
+  set('promptInValue', stems.length ? stems.filter((s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8).length / stems.length : 0);
+  set('repeat', clip(Math.log1p((counts.get(valueKey(c)) ?? 1) - 1) / 2));
+  const sentence = c.at.unit.kind === 'sentence' ? 1 : 0;
+  set('sentenceUnit', sentence);
+  set('labelXcell', c.source === 'cell' ? e.label : 0);
+  set('labelXafter', c.source === 'after-label' ? e.label : 0);
+  set('labelXsentence', sentence * e.label);
+  set('relXprox', e.relevance * e.proximity);
+  set(`source:${c.source}`, 1);
+  for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);
+  set(`kind:${query.kind}`, 1);
+  const t = c.traits;
+  const is = (k: string) => (query.kind === k ? 1 : 0);
+  set('qId*idShape', is('identifier') * (t.idShape ?? 0));
+  set('qId*hasDigits', is('identifier') * (t.hasDigits ?? 0));
+  set('qEntity*nameShape', is('entity') * (t.nameShape ?? 0));
+  set('qEntity*orgSuffix', is('entity') * (t.orgSuffix ?? 0));
+  set('qEntity*hasDigits', is('entity') * (t.hasDigits ?? 0));
+  set('qPlace*nameShape', is('place') * (t.nameShape ?? 0));
+  set('qSpan*sentence', is('span') * (c.source === 'sentence' ? 1 : 0));
+  set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
+  set('qDuration*isDuration', is('duration') * (t.isDuration ?? 0));
+  set('qDate*isDate', is('date') * (t.isDate ?? 0));
+  if (c.picture) {
+    const b = c.picture.box;
+    const area = (b[2] - b[0]) * (b[3] - b[1]);
+    set('picture:captionLabel', labelScore(c.picture.caption, query));
+    set('picture:captionLabelExact', labelScore(c.picture.caption, ctx.exact));
+    set('picture:area', clip(Math.sqrt(area)));
+    set('picture:aspect', clip(Math.log((b[2] - b[0]) / Math.max(1e-3, b[3] - b[1])) / 3, -1, 1));
+    set('picture:top', b[1] < 0.2 ? 1 : 0);
+    set('picture:bottom', b[1] > 0.6 ? 1 : 0);
+    set('picture:onPage', clip(page.images.length / 5));
+    const places: Record<(typeof PICTURE_PLACES)[number], number> = {
+      top: b[1] < 0.2 ? 1 : 0,
+      bottom: b[1] > 0.6 ? 1 : 0,
+      small: area < 0.03 ? 1 : 0,
+      firstPage: c.at.page === 0 ? 1 : 0,
+      lastPage: n > 1 && c.at.page === n - 1 ? 1 : 0,
+      captioned: c.picture.caption ? 1 : 0,
+    };
+    for (const s of query.terms) {
+      const k = bucket(s);
+      for (const p of PICTURE_PLACES) if (places[p]) x[AT.get(`prompt${k}*${p}`)!] = 1;
+    }
+  }
+  return x;
+}

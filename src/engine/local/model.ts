@@ -1,0 +1,72 @@
+import { readFileSync } from 'node:fs';
+import { FEATURES } from './features.ts';
+import type { Group } from './typed-candidates.ts';
+
+/** A logistic regression over standardised features. */
+export interface Logistic {
+  mean: number[];
+  std: number[];
+  w: number[];
+  b: number;
+}
+
+/** Platt scaling: P(answer right) = sigmoid(a * logit(p) + b). */
+export interface Platt {
+  a: number;
+  b: number;
+}
+
+export interface GroupModel extends Logistic {
+  /** Below this candidate probability the document is taken not to state the value. */
+  threshold: number;
+  /** Calibrates the top candidate's probability into P(the answer is right). */
+  answered: Platt;
+  /** Calibrates it into P(a null answer is right) when below the threshold. */
+  unanswered: Platt;
+}
+
+/** The learned scorer, as `npm run train` writes it to model/weights.json. */
+export interface ScorerModel {
+  features: string[];
+  groups: Record<Group, GroupModel>;
+  /** Yes/no from the clause the answer rests on: features named in `polarityFeatures`. */
+  polarity: Logistic;
+  polarityFeatures: string[];
+  trainedOn?: Record<string, unknown>;
+}
+
+export const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+export const logit = (p: number) => {
+  const q = Math.min(1 - 1e-6, Math.max(1e-6, p));
+  return Math.log(q / (1 - q));
+};
+
+export function linear(m: Logistic, x: ArrayLike<number>): number {
+  let z = m.b;
+  for (let i = 0; i < m.w.length; i++) {
+    const w = m.w[i]!;
+    if (w !== 0) z += (w * ((x[i] ?? 0) - m.mean[i]!)) / m.std[i]!;
+  }
+  return z;
+}
+
+export const probability = (m: Logistic, x: ArrayLike<number>) => sigmoid(linear(m, x));
+export const calibrate = (c: Platt, p: number) => sigmoid(c.a * logit(p) + c.b);
+
+let loaded: ScorerModel | null = null;
+
+/** The committed model, read once; its feature list must match the code's. */
+export function defaultModel(): ScorerModel {
+  if (!loaded) {
+    const m = JSON.parse(readFileSync(new URL('./model/weights.json', import.meta.url), 'utf8')) as ScorerModel;
+    checkModel(m);
+    loaded = m;
+  }
+  return loaded;
+}
+
+export function checkModel(m: ScorerModel): void {
+  if (m.features.length !== FEATURES.length || m.features.some((f, i) => f !== FEATURES[i])) {
+    throw new Error('model/weights.json was trained on other features: run `npm run train`');
+  }
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { stem } from '../text/tokenize.ts';
+
+/**
+ * Related words from a general-purpose lexicon (WordNet 3.1 synonyms and hypernyms, built by
+ * `npm run build:synonyms`), keyed by Porter stem. Nothing here is specific to any document set.
+ */
+let table: Record<string, string[]> | null = null;
+
+function load(): Record<string, string[]> {
+  if (!table) {
+    table = JSON.parse(readFileSync(new URL('./model/synonyms.json', import.meta.url), 'utf8')) as Record<
+      string,
+      string[]
+    >;
+  }
+  return table;
+}
+
+/**
+ * Typographic shorthand documents use for ordinary words: "#" and "No." for number, "Qty" for
+ * quantity. General conventions of written English, like the lexicon above.
+ */
+const SHORTHAND: Record<string, string[]> = {
+  number: ['#', 'no', 'nr', 'num', 'nbr'],
+  quantity: ['qty'],
+  amount: ['amt'],
+  reference: ['ref'],
+  account: ['acct', 'acc'],
+  telephone: ['tel', 'ph'],
+  phone: ['tel', 'ph'],
+  identification: ['id'],
+  identifier: ['id'],
+  date: ['dt'],
+  department: ['dept'],
+  registration: ['reg'],
+  description: ['desc'],
+  company: ['co', 'corp', 'inc', 'ltd', 'llc'],
+  corporation: ['corp', 'inc'],
+  limited: ['ltd'],
+  signature: ['sign', 'signed'],
+  street: ['st'],
+  avenue: ['ave'],
+  percent: ['%', 'pct'],
+};
+const SHORT = new Map<string, string[]>();
+for (const [word, forms] of Object.entries(SHORTHAND)) SHORT.set(stem(word), forms);
+
+/** Stems related to `s` (not including `s`). */
+export function relatedStems(s: string): string[] {
+  return [...(load()[s] ?? []), ...(SHORT.get(s) ?? [])];
+}

