@@ -1,12 +1,15 @@
+import { examine } from '../local/answer-document.ts';
+import type { Passage } from '../local/doc-index.ts';
 import { indexFor } from '../local/doc-index.ts';
-import { analyzeQuery } from '../local/query.ts';
+import { defaultModel } from '../local/model.ts';
+import { analyzeQuery, type Query } from '../local/query.ts';
 import { scorePassages, topPassages } from '../local/retrieval.ts';
-import type { Box, EngineDocument } from '../types.ts';
+import type { Box, EngineColumn, EngineDocument } from '../types.ts';
 
 /**
- * What a model is shown of a subject: excerpts of page text chosen by the local engine's
- * retrieval (BM25 over sentences, form cells and lines), widened to whole lines with one
- * line of context each side, or every page when the documents are small.
+ * What a model is shown of a subject: the contexts of the local engine's best typed
+ * candidates for the column (so both engines share retrieval), then BM25 passages, widened
+ * to whole lines with one line of context each side, or every page when the documents are small.
  */
 export interface RetrievalBudget {
   /** Passages per document when each document is asked alone. */
@@ -46,7 +49,7 @@ const CONTEXT_LINES = 1;
 
 export function selectExcerpts(
   docs: readonly LabelledDocument[],
-  prompt: string,
+  column: Pick<EngineColumn, 'prompt' | 'outputType' | 'config'>,
   mode: 'document' | 'subject',
   budget: RetrievalBudget,
 ): Excerpt[] {
@@ -54,7 +57,7 @@ export function selectExcerpts(
   const total = docs.reduce((n, d) => n + words(d.doc), 0);
   if (total <= budget.tinyWords) return capChars(docs.flatMap(wholePages), budget.maxChars);
 
-  const query = analyzeQuery(prompt);
+  const query = analyzeQuery(column.prompt);
   const k = mode === 'document' ? budget.perDocument : budget.perSubject;
   // Scores of different documents are put on one scale by each document's best passage,
   // so a compositional budget spreads over every document that answers at all.
@@ -65,9 +68,7 @@ export function selectExcerpts(
       picked.push(...d.doc.pages.map((_, pageIndex) => ({ doc: d, pageIndex, words: [], score: 0, rel: 1 })));
       continue;
     }
-    const index = indexFor(d.doc);
-    const scores = scorePassages(index, query);
-    const top = topPassages(index, scores, k);
+    const top = bestPassages(d.doc, column, query, k);
     const best = top[0]?.score ?? 0;
     for (const s of top) {
       picked.push({
@@ -124,6 +125,39 @@ export function selectExcerpts(
     }
   }
   return capChars(out, budget.maxChars);
+}
+
+/**
+ * The passages holding the local scorer's most probable candidates (their probability as
+ * score), topped up with the BM25 passages most about the question.
+ */
+function bestPassages(
+  doc: EngineDocument,
+  column: Pick<EngineColumn, 'prompt' | 'outputType' | 'config'>,
+  query: Query,
+  k: number,
+): { passage: Passage; score: number }[] {
+  const out: { passage: Passage; score: number }[] = [];
+  const seen = new Set<number>();
+  const usable = column.outputType !== 'categorical' || Boolean(column.config?.categories?.length);
+  if (usable && doc.pages.some((p) => p.words.length)) {
+    const full = { ...column, isCompositional: false, locale: null };
+    for (const s of examine(full, query, doc, defaultModel()).scored) {
+      if (out.length >= Math.ceil(k / 2)) break;
+      const unit = s.cand.at.unit;
+      if (seen.has(unit.id)) continue;
+      seen.add(unit.id);
+      out.push({ passage: unit, score: 1 + s.p });
+    }
+  }
+  const index = indexFor(doc);
+  for (const s of topPassages(index, scorePassages(index, query), k)) {
+    if (out.length >= k) break;
+    if (seen.has(s.passage.id)) continue;
+    seen.add(s.passage.id);
+    out.push({ passage: s.passage, score: s.score / (s.score + 1) });
+  }
+  return out;
 }
 
 function wholePages(d: LabelledDocument): Excerpt[] {

@@ -140,7 +140,7 @@ export function createOpenAIEngine(opts: OpenAIEngineOptions): AnswerEngine {
     const b = wide
       ? { ...budget, perDocument: budget.perDocument * 2, perSubject: budget.perSubject * 2 }
       : budget;
-    const excerpts = hasText ? selectExcerpts(docs, column.prompt, mode, b) : [];
+    const excerpts = hasText ? selectExcerpts(docs, column, mode, b) : [];
     const candidates = isImage ? imageCandidates(docs, excerpts) : [];
     const images = canSee
       ? await loadPageImages(opts.pageImage!, docs, excerpts, candidates, opts.maxImages ?? 4, signal)
