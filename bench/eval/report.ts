@@ -1,4 +1,5 @@
 /** Aggregating scored rows into per-field / per-type / overall figures, and printing them. */
+import { expectedCalibrationError, type ScoredCell } from './metrics.ts';
 import type { CitationScore, Rule } from './score.ts';
 
 export interface RowResult {
@@ -56,6 +57,8 @@ export interface GroupStats {
   boxValidRate: number | null;
   meanConfidenceRight: number | null;
   meanConfidenceWrong: number | null;
+  /** Expected calibration error over all rows (metrics.ts; no confidence counts as 0). */
+  ece: number | null;
 }
 
 const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : null);
@@ -104,6 +107,20 @@ export function stats(rows: RowResult[]): GroupStats {
     meanConfidenceWrong: mean(
       rows.filter((r) => !r.right && r.confidence !== null).map((r) => r.confidence!),
     ),
+    ece: expectedCalibrationError(rows),
+  };
+}
+
+/** A scored corpus row as a cell for the shared tables and metrics of metrics.ts. */
+export function toCell(r: RowResult): ScoredCell {
+  return {
+    family: r.dataset,
+    field: r.field,
+    outputType: r.type,
+    right: r.right,
+    f1: r.f1,
+    confidence: r.confidence,
+    pageHit: r.citations.pageHit,
   };
 }
 

@@ -37,6 +37,7 @@ export type Rule =
   | 'exact-ci'
   | 'text'
   | 'text-fuzzy'
+  | 'text-contains'
   | 'duration'
   | 'compact'
   | 'list-fuzzy';
@@ -57,6 +58,7 @@ export function ruleFor(spec: FieldSpec): Rule {
       const m = spec.match.toLowerCase();
       if (m.includes('removing spaces')) return 'compact';
       if (m.includes('<number> <unit>')) return 'duration';
+      if (m.includes('fuzzy') && m.includes('contains the label')) return 'text-contains';
       if (m.includes('fuzzy')) return 'text-fuzzy';
       return 'text';
     }
@@ -90,6 +92,11 @@ const isBlank = (v: unknown) =>
   v === undefined ||
   (typeof v === 'string' && v.trim() === '') ||
   (Array.isArray(v) && v.length === 0);
+
+/** Does normalised text `hay` contain normalised `needle` as whole words? */
+export function containsWords(hay: string, needle: string): boolean {
+  return needle !== '' && ` ${hay} `.includes(` ${needle} `);
+}
 
 /** Greedy one-to-one matching of normalised items, best similarity first; returns matched pairs. */
 export function matchItems(expected: string[], got: string[]): number {
@@ -261,14 +268,16 @@ export function scoreValue(spec: FieldSpec, label: LabelRow['answer'], answer: E
       const g = normCompact(toText(value, shape, 'text'));
       return { right: e === g, f1: null, expectedNorm: e, gotNorm: g, shape };
     }
-    case 'text-fuzzy': {
+    case 'text-fuzzy':
+    case 'text-contains': {
       const got = toText(value, shape, 'text');
       const s = similarity(String(label), got);
+      const contains = rule === 'text-contains' && containsWords(normText(got), normText(String(label)));
       return {
-        right: s >= FUZZY_THRESHOLD,
+        right: s >= FUZZY_THRESHOLD || contains,
         f1: null,
         expectedNorm: normText(String(label)),
-        gotNorm: `${normText(got)} (sim ${s.toFixed(2)})`,
+        gotNorm: `${normText(got)} (sim ${s.toFixed(2)}${contains ? ', contains the label' : ''})`,
         shape,
       };
     }
