@@ -117,6 +117,30 @@ const MONTH_DAY_YY_RE = new RegExp(`\\b${MONTH_RE}(\\d{2})\\/(\\d{2})\\b`, 'gi')
 const DATE_HINT =
   /\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d|\d\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
+/** Month names of the other languages invoices are commonly written in (de, fr, nl, es, it). */
+const FOREIGN_MONTHS = new Map<string, number>();
+[
+  'januar janvier januari enero gennaio jan',
+  'februar février fevrier februari febrero febbraio feb',
+  'märz maerz mars maart marzo mär',
+  'april avril abril aprile apr',
+  'mai mei mayo maggio',
+  'juni juin junio giugno',
+  'juli juillet julio luglio',
+  'august août aout augustus agosto',
+  'september septembre septiembre settembre sept',
+  'oktober octobre octubre ottobre okt',
+  'november novembre noviembre',
+  'dezember décembre decembre december diciembre dicembre dez',
+].forEach((names, i) => {
+  for (const n of names.split(' ')) FOREIGN_MONTHS.set(n, i + 1);
+});
+const FOREIGN_DAY_MONTH_RE = new RegExp(
+  `\\b(\\d{1,2})\\.?\\s+(${[...FOREIGN_MONTHS.keys()].join('|')})\\.?\\s+(\\d{4})\\b`,
+  'giu',
+);
+const DOTTED_RE = /\b(\d{1,2})([.-])(\d{1,2})\2(\d{4}|\d{2})\b(?![.-]\d)/g;
+
 const iso = (y: number, m: number, d: number) =>
   `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 
@@ -185,6 +209,26 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
       const month = MONTHS.findIndex((x) => x.startsWith(m[1]!.toLowerCase().slice(0, 3))) + 1;
       const day = Number(m[2]);
       const year = 2000 + Number(m[3]);
+      return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
+    }),
+  );
+  // "7. Mai 2014", "29 maart 2014", "02 Juillet 2015": day, month name in another language, year.
+  out.push(
+    ...scan(index, FOREIGN_DAY_MONTH_RE, (m) => {
+      const month = FOREIGN_MONTHS.get(m[2]!.toLowerCase().replace(/\.$/, ''));
+      const day = Number(m[1]);
+      const year = Number(m[3]);
+      return month && validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
+    }),
+  );
+  // "04.07.2023", "20-10-2015": dots and dashes are written day first, unless the day cannot be.
+  out.push(
+    ...scan(index, DOTTED_RE, (m) => {
+      const a = Number(m[1]);
+      const b = Number(m[3]);
+      const y = Number(m[4]);
+      const year = m[4]!.length === 2 ? 2000 + y : y;
+      const [day, month] = a > 12 || (!(b > 12) && (dayFirst || m[2] === '.' || m[2] === '-')) ? [a, b] : [b, a];
       return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
     }),
   );

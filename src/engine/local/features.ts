@@ -1,7 +1,7 @@
 import { contentStems } from '../text/tokenize.ts';
 import type { DocIndex } from './doc-index.ts';
 import type { Query } from './query.ts';
-import { evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
+import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
 
 /**
@@ -22,6 +22,7 @@ export interface ScoringContext {
   /** Median word height per page, for relative font size. */
   medianHeight: number[];
   pageCount: number;
+  evidence: Map<string, [Evidence, Evidence]>;
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -43,6 +44,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     exactBest: maxScore(exactScores),
     medianHeight,
     pageCount: index.doc.pages.length,
+    evidence: new Map(),
   };
 }
 
@@ -153,14 +155,27 @@ export function valueCounts(cands: readonly TypedCandidate[]): Map<string, numbe
 export const valueKey = (c: TypedCandidate) =>
   typeof c.value === 'string' ? c.value.toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : JSON.stringify(c.value);
 
+/** Evidence depends only on where a candidate sits: candidates sharing words share it. */
+function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
+  const k = `${c.at.unit.id}:${c.at.from}:${c.at.to}`;
+  let hit = ctx.evidence.get(k);
+  if (!hit) {
+    hit = [
+      evidenceFor(ctx.index, ctx.query, ctx.scores, ctx.best, c.at),
+      evidenceFor(ctx.index, ctx.exact, ctx.exactScores, ctx.exactBest, c.at),
+    ];
+    ctx.evidence.set(k, hit);
+  }
+  return hit;
+}
+
 export function featuresOf(ctx: ScoringContext, c: TypedCandidate, counts: Map<string, number>): Float64Array {
   const x = new Float64Array(FEATURE_COUNT);
   const set = (name: string, v: number) => {
     x[indexOf(name)] = v;
   };
   const { index, query } = ctx;
-  const e = evidenceFor(index, query, ctx.scores, ctx.best, c.at);
-  const ex = evidenceFor(index, ctx.exact, ctx.exactScores, ctx.exactBest, c.at);
+  const [e, ex] = evidencePair(ctx, c);
   const page = index.doc.pages[c.at.page]!;
   const words = c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => page.words[w]!);
   const box = c.picture?.box ?? [

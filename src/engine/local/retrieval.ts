@@ -55,17 +55,17 @@ export function topPassages(
 
 /**
  * How much a short piece of text reads like a label for the asked field: the weighted share
- * of its words that are query words ("Gross Amount", "Flight Dates:", "Invoice #").
+ * of its words that are query words ("Total Due", "Ship Date:", "Order #").
  */
 export function labelScore(text: string, query: Query): number {
-  // Numbers beside a label ("05/31/20 Flight Dates") are values, not label words.
+  // Numbers beside a label ("05/31/20 Ship Date") are values, not label words.
   const stems = contentStems(text).filter((s) => !/^\d+$/.test(s));
   if (stems.length === 0 || stems.length > 8) return 0;
   let hit = 0;
   for (const s of stems) hit += query.weights.get(s) ?? 0;
   const promptHits = stems.filter((s) => query.weights.get(s) === 1).length;
   const share = Math.min(1, hit / stems.length);
-  // A label in the document's own words ("Period" for flight dates) counts, at half strength.
+  // A label in the document's own words ("Period" for billing dates) counts, at half strength.
   if (promptHits === 0) return share >= 0.3 ? share * 0.5 : 0;
   return share * Math.min(1, 0.6 + 0.4 * (promptHits - 1));
 }
@@ -112,7 +112,7 @@ export function evidenceFor(
     // The label left of the value on the same line, or the value's own segment prefix.
     if (k > 0) {
       label = Math.max(label, labelScore(segs[k - 1]!.text, query));
-      // A label run together with other text on its left ("REMIT TO ... Advertiser").
+      // A label run together with other text on its left ("REMIT TO ... Customer").
       const left = segs[k - 1]!.text.split(' ');
       for (let n = 1; n <= Math.min(3, left.length - 1); n++) {
         label = Math.max(label, 0.9 * labelScore(left.slice(-n).join(' '), query));
@@ -122,7 +122,7 @@ export function evidenceFor(
     // A header above the value (table column or form box).
     const above = segmentAbove(index, at.page, segs[k] ?? null);
     if (above) label = Math.max(label, 0.85 * labelScore(above.text, query));
-    // A table cell is named by its row header and its column header together ("Totals" x "Gross Amount").
+    // A table cell is named by its row header and its column header together ("Totals" x "Net Price").
     const seg = segs[k];
     if (seg && k > 0) {
       const row = labelScore(segs[0]!.text, query);

@@ -4,7 +4,7 @@ import { Semaphore } from './semaphore.ts';
  * A minimal client for POST {base}/chat/completions of an OpenAI-compatible server
  * (OpenAI, vLLM, Ollama, llama.cpp server): a timeout per attempt, retries with
  * exponential backoff and jitter on 429, 5xx and network errors (Retry-After honoured,
- * capped), and a limit on requests in flight. The API key is sent only in the
+ * capped), and a limit on requests under way. The API key is sent only in the
  * Authorization header and is scrubbed from every message this module produces.
  */
 export interface ChatClientOptions {
@@ -15,7 +15,7 @@ export interface ChatClientOptions {
   timeoutMs: number;
   /** Retries after the first attempt, for 429, 5xx and network errors. */
   maxRetries: number;
-  /** Requests in flight at once through this client. */
+  /** Requests under way at once through this client. */
   concurrency: number;
   /** First backoff delay; doubles per retry, with jitter. Default 500 ms. */
   retryBaseMs?: number;
