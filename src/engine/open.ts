@@ -15,7 +15,9 @@ export interface EngineDeps {
 /** The answer engine the settings choose (decisions.md D5). */
 export function openEngine(config: Pick<Config, 'engine'>, deps: EngineDeps = {}): AnswerEngine {
   const e = config.engine;
-  if (e.kind === 'local') return deps.threads ? createThreadedLocalEngine(deps.threads) : createLocalEngine();
+  if (e.kind === 'local') {
+    return deps.threads ? createThreadedLocalEngine(deps.threads, e.scorer) : createLocalEngine(e.scorer);
+  }
   return createOpenAIEngine({
     baseUrl: e.baseUrl,
     apiKey: e.apiKey,

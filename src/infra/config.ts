@@ -50,7 +50,7 @@ export interface EmbeddingsConfig {
 }
 
 export type EngineConfig =
-  | { kind: 'local' }
+  | { kind: 'local'; scorer: 'rules' | 'learned' }
   /** `apiKey` is not enumerable: left out of JSON.stringify and util.inspect, so a logged config never shows it. */
   | ({ kind: 'openai' } & OpenAISettings);
 
@@ -214,6 +214,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     defaultValue: 'local',
     description:
       'Answer engine: `local` (offline retrieval and typed extraction, no model) or `openai` (any OpenAI-compatible chat-completions server: OpenAI, vLLM, Ollama, llama.cpp server).',
+  },
+  {
+    name: 'LOCAL_SCORER',
+    defaultValue: 'rules',
+    description:
+      'How the local engine ranks candidate answers: `rules` (hand-weighted evidence) or `learned` (the scorer trained by `npm run train`, weights in src/engine/local/model/weights.json).',
   },
   {
     name: 'OPENAI_BASE_URL',
@@ -397,7 +403,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   };
 
   const engineKind = (str('ENGINE') ?? 'local').toLowerCase();
-  let engine: EngineConfig = { kind: 'local' };
+  const scorer = (str('LOCAL_SCORER') ?? 'rules').toLowerCase();
+  if (scorer !== 'rules' && scorer !== 'learned') problems.push('LOCAL_SCORER must be rules or learned');
+  let engine: EngineConfig = { kind: 'local', scorer: scorer === 'learned' ? 'learned' : 'rules' };
   if (engineKind === 'openai') {
     const baseUrl = serviceUrl('OPENAI_BASE_URL', str('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1');
     const model = str('OPENAI_MODEL');

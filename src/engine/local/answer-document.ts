@@ -38,7 +38,12 @@ export interface Examined {
 }
 
 /** Candidates of one document for one column, each with features and probability. */
-export function examine(column: EngineColumn, query: Query, doc: EngineDocument, model: ScorerModel): Examined {
+export function examine(
+  column: EngineColumn,
+  query: Query,
+  doc: EngineDocument,
+  model: ScorerModel,
+): Examined {
   const index = indexFor(doc);
   const ctx = scoringContext(index, query);
   const group = groupOf(column.outputType);
@@ -69,7 +74,11 @@ function pagesToRead(ctx: ScoringContext): Set<number> {
 }
 
 /** The features the yes/no polarity model reads, from the clause a yes/no answer rests on. */
-export function polarityInputs(e: Examined, top: Scored | undefined, valueFound: number): Record<string, number> {
+export function polarityInputs(
+  e: Examined,
+  top: Scored | undefined,
+  valueFound: number,
+): Record<string, number> {
   const t = top?.cand.traits ?? {};
   return {
     pTop: top?.p ?? 0,
@@ -118,7 +127,10 @@ export function answerDocument(
       return regions(e, model, type);
     case 'boolean': {
       const inputs = polarityInputs(e, top, valueFoundFor(query, doc, model));
-      const pYes = probability(model.polarity, model.polarityFeatures.map((f) => inputs[f] ?? 0));
+      const pYes = probability(
+        model.polarity,
+        model.polarityFeatures.map((f) => inputs[f] ?? 0),
+      );
       const value = pYes >= 0.5;
       // Yes or no, the answer rests on the clause most about the question.
       const citations = top ? cite(e, top.cand) : fallbackCitation(e);
@@ -138,7 +150,9 @@ export function answerDocument(
       for (const s of e.scored) {
         if (s.p < m.threshold || items.length >= 30) break;
         const k = valueKey(s.cand);
-        const wordsKey = s.cand.at.unit.words.slice(s.cand.at.from, s.cand.at.to + 1).map((w) => `${s.cand.at.page}:${w}`);
+        const wordsKey = s.cand.at.unit.words
+          .slice(s.cand.at.from, s.cand.at.to + 1)
+          .map((w) => `${s.cand.at.page}:${w}`);
         // One item per value, and no item built from another item's words.
         if (!k || seen.has(k) || wordsKey.some((w) => used.has(w))) continue;
         seen.add(k);
@@ -178,7 +192,9 @@ function cite(e: Examined, c: TypedCandidate): Citation[] {
 /** The passage most about the question, when no candidate exists to cite. */
 function fallbackCitation(e: Examined, onPage?: number): Citation[] {
   const index = e.ctx.index;
-  const best = topPassages(index, e.ctx.scores, 50).find((s) => onPage === undefined || s.passage.page === onPage);
+  const best = topPassages(index, e.ctx.scores, 50).find(
+    (s) => onPage === undefined || s.passage.page === onPage,
+  );
   const passage = best?.passage ?? index.units.find((u) => onPage === undefined || u.page === onPage);
   if (!passage) return [];
   const words = passage.words.slice(0, 40);

@@ -218,7 +218,9 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
       const month = FOREIGN_MONTHS.get(m[2]!.toLowerCase().replace(/\.$/, ''));
       const day = Number(m[1]);
       const year = Number(m[3]);
-      return month && validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
+      return month && validDate(year, month, day)
+        ? { iso: iso(year, month, day), role: 'single' as const }
+        : null;
     }),
   );
   // "04.07.2023", "20-10-2015": dots and dashes are written day first, unless the day cannot be.
@@ -228,7 +230,8 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
       const b = Number(m[3]);
       const y = Number(m[4]);
       const year = m[4]!.length === 2 ? 2000 + y : y;
-      const [day, month] = a > 12 || (!(b > 12) && (dayFirst || m[2] === '.' || m[2] === '-')) ? [a, b] : [b, a];
+      const [day, month] =
+        a > 12 || (!(b > 12) && (dayFirst || m[2] === '.' || m[2] === '-')) ? [a, b] : [b, a];
       return validDate(year, month, day) ? { iso: iso(year, month, day), role: 'single' as const } : null;
     }),
   );

@@ -2,17 +2,24 @@ import { orderDocuments, type PerDocument, reduce } from '../reduce.ts';
 import type { AnswerEngine, EngineAnswer, EngineColumn, EngineSubject } from '../types.ts';
 import { answerDocument, type DocumentAnswer, queryFor } from './answer-document.ts';
 import { defaultModel, type ScorerModel } from './model.ts';
+import { answerDocument as answerByRules } from './rules-answer.ts';
 
 /**
- * The offline engine (D5): typed candidates read from the page words and their layout,
- * ranked by a scorer learned from data (model/weights.json, `npm run train`), citations
- * built from the stored words. Deterministic.
+ * How candidates are ranked: `rules` (hand-weighted evidence, the default while the learned
+ * scorer is trained on more families), `learned` (model/weights.json from `npm run train`),
+ * or a model given directly (training and evaluation).
  */
-export function createLocalEngine(model?: ScorerModel): AnswerEngine {
+export type Scorer = 'rules' | 'learned' | ScorerModel;
+
+/**
+ * The offline engine (D5): candidates read from the page words and their layout, ranked
+ * by the chosen scorer, citations built from the stored words. Deterministic.
+ */
+export function createLocalEngine(scorer: Scorer = 'rules'): AnswerEngine {
   return {
     name: 'local',
     async answer(column: EngineColumn, subject: EngineSubject): Promise<EngineAnswer> {
-      return answerLocally(column, subject, model);
+      return answerLocally(column, subject, scorer);
     },
   };
 }
@@ -20,13 +27,16 @@ export function createLocalEngine(model?: ScorerModel): AnswerEngine {
 export function answerLocally(
   column: EngineColumn,
   subject: EngineSubject,
-  model: ScorerModel = defaultModel(),
+  scorer: Scorer = 'rules',
 ): EngineAnswer {
+  const model = scorer === 'rules' ? null : scorer === 'learned' ? defaultModel() : scorer;
   const query = queryFor(column);
   const docs = orderDocuments(subject.documents);
   if (docs.length === 0) return { status: 'ERROR', statusText: 'the subject has no documents', facts: [] };
   const perDoc: (PerDocument & { score: number })[] = docs.map((doc) => {
-    const a: DocumentAnswer = answerDocument(column, query, doc, model);
+    const a: DocumentAnswer = model
+      ? answerDocument(column, query, doc, model)
+      : answerByRules(column, query, doc);
     return { doc, ...a };
   });
   if (

@@ -67,4 +67,3 @@ function enumerateFrom(word: string, after: string): string[] {
   }
   return items;
 }
-

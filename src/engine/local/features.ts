@@ -153,7 +153,12 @@ export function valueCounts(cands: readonly TypedCandidate[]): Map<string, numbe
 }
 
 export const valueKey = (c: TypedCandidate) =>
-  typeof c.value === 'string' ? c.value.toUpperCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim() : JSON.stringify(c.value);
+  typeof c.value === 'string'
+    ? c.value
+        .toUpperCase()
+        .replace(/[^\p{L}\p{N}]+/gu, ' ')
+        .trim()
+    : JSON.stringify(c.value);
 
 /** Evidence depends only on where a candidate sits: candidates sharing words share it. */
 function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
@@ -169,7 +174,11 @@ function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
   return hit;
 }
 
-export function featuresOf(ctx: ScoringContext, c: TypedCandidate, counts: Map<string, number>): Float64Array {
+export function featuresOf(
+  ctx: ScoringContext,
+  c: TypedCandidate,
+  counts: Map<string, number>,
+): Float64Array {
   const x = new Float64Array(FEATURE_COUNT);
   const set = (name: string, v: number) => {
     x[indexOf(name)] = v;
@@ -207,7 +216,10 @@ export function featuresOf(ctx: ScoringContext, c: TypedCandidate, counts: Map<s
   set('caps', letters.length ? letters.filter((l) => l === l.toUpperCase()).length / letters.length : 0);
   set('nWords', clip(Math.log1p(words.length) / 3));
   const stems = contentStems(c.text);
-  set('promptInValue', stems.length ? stems.filter((s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8).length / stems.length : 0);
+  set(
+    'promptInValue',
+    stems.length ? stems.filter((s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8).length / stems.length : 0,
+  );
   set('repeat', clip(Math.log1p((counts.get(valueKey(c)) ?? 1) - 1) / 2));
   const sentence = c.at.unit.kind === 'sentence' ? 1 : 0;
   set('sentenceUnit', sentence);

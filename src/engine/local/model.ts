@@ -58,7 +58,9 @@ let loaded: ScorerModel | null = null;
 /** The committed model, read once; its feature list must match the code's. */
 export function defaultModel(): ScorerModel {
   if (!loaded) {
-    const m = JSON.parse(readFileSync(new URL('./model/weights.json', import.meta.url), 'utf8')) as ScorerModel;
+    const m = JSON.parse(
+      readFileSync(new URL('./model/weights.json', import.meta.url), 'utf8'),
+    ) as ScorerModel;
     checkModel(m);
     loaded = m;
   }

@@ -34,4 +34,3 @@ function candidate(unit: Passage, from: number, to: number, words: string[]): Ca
     text: words.slice(from, to + 1).join(' '),
   };
 }
-

@@ -83,7 +83,11 @@ function answerKind(q: string): AnswerKind {
   ) {
     return 'identifier';
   }
-  if (/\bwho\b|\bwhom\b|\bwhose\b|\bname\b|\bcompany\b|\bwhich (?:firm|business|person|organi[sz]ation)\b/.test(q))
+  if (
+    /\bwho\b|\bwhom\b|\bwhose\b|\bname\b|\bcompany\b|\bwhich (?:firm|business|person|organi[sz]ation)\b/.test(
+      q,
+    )
+  )
     return 'entity';
   if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
   return 'span';

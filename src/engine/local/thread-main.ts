@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads';
 import type { EngineColumn, EngineDocument, EnginePage, EngineSubject } from '../types.ts';
-import { answerLocally } from './engine.ts';
+import { answerLocally, type Scorer } from './engine.ts';
 
 /** A request from ThreadedLocalEngine: pages travel once per document, then stay here. */
 export interface ThreadRequest {
@@ -10,6 +10,7 @@ export interface ThreadRequest {
   documents: (Omit<EngineDocument, 'pages'> & { pages?: EnginePage[] })[];
   /** Documents the sender evicted from its record of what this thread holds. */
   forget: string[];
+  scorer: Exclude<Scorer, object>;
 }
 
 export type ThreadReply =
@@ -27,7 +28,7 @@ parentPort?.on('message', (m: ThreadRequest) => {
   };
   let reply: ThreadReply;
   try {
-    reply = { id: m.id, answer: answerLocally(m.column, subject) };
+    reply = { id: m.id, answer: answerLocally(m.column, subject, m.scorer) };
   } catch (err) {
     reply = { id: m.id, error: (err as Error).message ?? String(err) };
   }

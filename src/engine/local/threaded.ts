@@ -4,6 +4,8 @@ import { Worker } from 'node:worker_threads';
 import type { AnswerEngine, EngineAnswer, EngineColumn, EngineSubject } from '../types.ts';
 import type { ThreadReply, ThreadRequest } from './thread-main.ts';
 
+type NamedScorer = ThreadRequest['scorer'];
+
 const THREAD_FILE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'thread-main.ts');
 
 /** Pages one thread keeps, counted here so the sender knows what it need not send again. */
@@ -21,6 +23,12 @@ class EngineThread {
   private heldPages = 0;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
+
+  private readonly scorer: NamedScorer;
+
+  constructor(scorer: NamedScorer) {
+    this.scorer = scorer;
+  }
 
   answer(column: EngineColumn, subject: EngineSubject, signal?: AbortSignal): Promise<EngineAnswer> {
     const worker = this.ensureWorker();
@@ -45,7 +53,7 @@ class EngineThread {
       forget.push(fileId);
     }
     const id = this.nextId++;
-    const request: ThreadRequest = { id, column, kind: subject.kind, documents, forget };
+    const request: ThreadRequest = { id, column, kind: subject.kind, documents, forget, scorer: this.scorer };
     return new Promise<EngineAnswer>((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(id);
@@ -105,8 +113,8 @@ class EngineThread {
  * subject always goes to the same thread (by its first document), where its pages and
  * indexes stay cached between the cells of a row.
  */
-export function createThreadedLocalEngine(threads: number): AnswerEngine {
-  const pool = Array.from({ length: Math.max(1, threads) }, () => new EngineThread());
+export function createThreadedLocalEngine(threads: number, scorer: NamedScorer = 'rules'): AnswerEngine {
+  const pool = Array.from({ length: Math.max(1, threads) }, () => new EngineThread(scorer));
   return {
     name: 'local',
     answer(column, subject, signal) {

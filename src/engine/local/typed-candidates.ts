@@ -156,7 +156,8 @@ function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       end + 1 < words.length &&
       end - k < 8 &&
       !/[;:)]$/.test(words[end]!) &&
-      (CAPITAL.test(words[end + 1]!) || (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
+      (CAPITAL.test(words[end + 1]!) ||
+        (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
     ) {
       // A comma ends a name unless a corporate suffix follows ("Acme, Inc.").
       if (/,$/.test(words[end]!) && !ORG_SUFFIX.test(words[end + 1]!)) break;
@@ -177,7 +178,13 @@ function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
           .join(' ')
           .replace(/[,;:()]+$/g, '')
           .replace(/\.$/, '');
-        out.push({ source: 'name', at: located(unit, k + of + 1, end), value: tail, text: tail, traits: textTraits(tail) });
+        out.push({
+          source: 'name',
+          at: located(unit, k + of + 1, end),
+          value: tail,
+          text: tail,
+          traits: textTraits(tail),
+        });
       }
     }
     k = end + 1;
@@ -275,7 +282,8 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
   }
   const all = numberCandidates(index);
   let largest = 0;
-  for (const c of all) if (c.value.currency || c.value.decimals) largest = Math.max(largest, Math.abs(c.value.value));
+  for (const c of all)
+    if (c.value.currency || c.value.decimals) largest = Math.max(largest, Math.abs(c.value.value));
   for (const c of all) {
     const v = c.value;
     out.push({
@@ -367,7 +375,13 @@ function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCa
     for (const item of enumerateItems(s.passage.text)) {
       const at = findWords(words, item);
       if (!at) continue;
-      out.push({ source: 'item', at: located(s.passage, at[0], at[1]), value: item, text: item, traits: textTraits(item) });
+      out.push({
+        source: 'item',
+        at: located(s.passage, at[0], at[1]),
+        value: item,
+        text: item,
+        traits: textTraits(item),
+      });
     }
   }
   // Table columns and bulleted lines are cells; every cell is a candidate item.
@@ -434,7 +448,12 @@ function captionOf(index: DocIndex, pageIndex: number, box: Box): { text: string
   const from = Math.min(...positions);
   const to = Math.max(...positions);
   const at = located(unit, from, to);
-  return { text: wordsOf(index, unit).slice(from, to + 1).join(' '), at };
+  return {
+    text: wordsOf(index, unit)
+      .slice(from, to + 1)
+      .join(' '),
+    at,
+  };
 }
 
 function pictureCands(index: DocIndex): TypedCandidate[] {
