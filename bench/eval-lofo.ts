@@ -10,8 +10,8 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Example, examplesOfCorpus, examplesOfGenerated } from '../train/examples.ts';
 import { evaluate } from '../train/evaluate.ts';
+import { type Example, examplesOfCorpus, examplesOfGenerated } from '../train/examples.ts';
 import { fitModel, prepare, scaffoldModel } from '../train/fit.ts';
 import { FAMILIES } from '../train/generate/families/index.ts';
 import { generatedDocs, generatedExamples } from '../train/generated-examples.ts';
@@ -44,7 +44,14 @@ console.log(
 );
 
 const all: ScoredCell[] = [];
-const perFamily: { family: string; accuracy: number; n: number; ece: number | null; pages: number | null; cellsPerSecond: number }[] = [];
+const perFamily: {
+  family: string;
+  accuracy: number;
+  n: number;
+  ece: number | null;
+  pages: number | null;
+  cellsPerSecond: number;
+}[] = [];
 for (const family of FAMILIES) {
   if (only && !only.includes(family.name)) continue;
   const { model } = fitModel(
@@ -59,7 +66,14 @@ for (const family of FAMILIES) {
   }
   const r = evaluate(tests, model);
   all.push(...r.cells);
-  perFamily.push({ family: family.name, accuracy: r.accuracy, n: r.cells.length, ece: r.ece, pages: r.pageAccuracy, cellsPerSecond: r.cellsPerSecond });
+  perFamily.push({
+    family: family.name,
+    accuracy: r.accuracy,
+    n: r.cells.length,
+    ece: r.ece,
+    pages: r.pageAccuracy,
+    cellsPerSecond: r.cellsPerSecond,
+  });
   console.log(
     `lofo: ${family.name.padEnd(16)} accuracy ${r.accuracy.toFixed(3)} (n ${r.cells.length})  ECE ${r.ece?.toFixed(3)}  pages ${r.pageAccuracy?.toFixed(3)}  ${r.cellsPerSecond.toFixed(0)} cells/s`,
   );

@@ -22,10 +22,22 @@ export interface Example {
 }
 
 export function documentOf(id: string, pages: EnginePage[]): EngineDocument {
-  return { fileId: id, fileName: `${id}.pdf`, pages, isPrimary: true, role: null, effectiveAt: null, sortOrder: 0 };
+  return {
+    fileId: id,
+    fileName: `${id}.pdf`,
+    pages,
+    isPrimary: true,
+    role: null,
+    effectiveAt: null,
+    sortOrder: 0,
+  };
 }
 
-export const column = (prompt: string, outputType: OutputType, config: EngineColumn['config']): EngineColumn => ({
+export const column = (
+  prompt: string,
+  outputType: OutputType,
+  config: EngineColumn['config'],
+): EngineColumn => ({
   prompt,
   outputType,
   config,

@@ -4,7 +4,12 @@
  * document is taken not to state the value, Platt calibration of the confidence, and a small
  * yes/no polarity model. Deterministic: examples are split and sampled by hashed ids.
  */
-import { examine, type Examined, polarityInputs, valueFoundFor } from '../src/engine/local/answer-document.ts';
+import {
+  type Examined,
+  examine,
+  polarityInputs,
+  valueFoundFor,
+} from '../src/engine/local/answer-document.ts';
 import { FEATURE_COUNT, FEATURES } from '../src/engine/local/features.ts';
 import {
   type GroupModel,
@@ -19,17 +24,40 @@ import {
 import { analyzeQuery } from '../src/engine/local/query.ts';
 import type { Group, TypedCandidate } from '../src/engine/local/typed-candidates.ts';
 import type { Example } from './examples.ts';
-import type { GoldAnswer, RegionAnswer } from './generate/types.ts';
 import { hashSeed } from './generate/rng.ts';
+import type { GoldAnswer, RegionAnswer } from './generate/types.ts';
 
 export const GROUPS: Group[] = ['text', 'number', 'date', 'categorical', 'list', 'boolean', 'image'];
-export const POLARITY_FEATURES = ['pTop', 'negation', 'checkedYes', 'checkedNo', 'queryNegated', 'valueFound', 'valueQuestion'];
+export const POLARITY_FEATURES = [
+  'pTop',
+  'negation',
+  'checkedYes',
+  'checkedNo',
+  'queryNegated',
+  'valueFound',
+  'valueQuestion',
+];
 
 // ---------- does a candidate hold the true answer? ----------
 
 const NUMBER_WORDS: Record<string, string> = {
-  one: '1', two: '2', three: '3', four: '4', five: '5', six: '6', seven: '7', eight: '8', nine: '9', ten: '10',
-  eleven: '11', twelve: '12', eighteen: '18', twenty: '20', thirty: '30', sixty: '60', ninety: '90',
+  one: '1',
+  two: '2',
+  three: '3',
+  four: '4',
+  five: '5',
+  six: '6',
+  seven: '7',
+  eight: '8',
+  nine: '9',
+  ten: '10',
+  eleven: '11',
+  twelve: '12',
+  eighteen: '18',
+  twenty: '20',
+  thirty: '30',
+  sixty: '60',
+  ninety: '90',
 };
 
 export function normText(s: string): string {
@@ -76,7 +104,10 @@ export function candidateMatches(group: Group, c: TypedCandidate, ex: Example): 
     case 'text':
       return typeof gold === 'string' && typeof c.value === 'string' && textMatches(gold, c.value);
     case 'list':
-      return Array.isArray(gold) && (gold as unknown[]).some((g) => typeof g === 'string' && textMatches(g, String(c.value)));
+      return (
+        Array.isArray(gold) &&
+        (gold as unknown[]).some((g) => typeof g === 'string' && textMatches(g, String(c.value)))
+      );
     case 'boolean': {
       const text = normText(c.text);
       return ex.evidence.some((e) => {
@@ -158,7 +189,10 @@ function standardiseSmall(rows: Rows, dims: number): { mean: number[]; std: numb
 /** Platt scaling fitted by Newton steps on (logit p, outcome). */
 export function fitPlatt(pairs: { p: number; ok: boolean }[]): Platt {
   if (pairs.length < 5) return { a: 1, b: 0 };
-  const rows: Rows = { x: pairs.map((q) => Float32Array.of(logit(q.p))), y: pairs.map((q) => (q.ok ? 1 : 0)) };
+  const rows: Rows = {
+    x: pairs.map((q) => Float32Array.of(logit(q.p))),
+    y: pairs.map((q) => (q.ok ? 1 : 0)),
+  };
   const m = fitLogistic(rows, 1, { l2: 1e-4, epochs: 400 });
   // Back to raw logit units: a * logit + b.
   const a = m.w[0]! / m.std[0]!;
@@ -235,7 +269,12 @@ function outcomes(prepared: Prepared[], group: Group, m: Logistic) {
           best = i;
         }
       });
-      return { p: bestP, topRight: best >= 0 && p.positives[best]!, nullGold: isNullGold(p.ex.gold), holdout: p.holdout };
+      return {
+        p: bestP,
+        topRight: best >= 0 && p.positives[best]!,
+        nullGold: isNullGold(p.ex.gold),
+        holdout: p.holdout,
+      };
     });
 }
 
@@ -287,7 +326,10 @@ export interface FitReport {
   seconds: number;
 }
 
-export function fitModel(prepared: Prepared[], scaffold: ScorerModel): { model: ScorerModel; report: FitReport } {
+export function fitModel(
+  prepared: Prepared[],
+  scaffold: ScorerModel,
+): { model: ScorerModel; report: FitReport } {
   const started = performance.now();
   const groups = {} as Record<Group, GroupModel>;
   const rowCounts: Record<string, number> = {};
@@ -300,7 +342,14 @@ export function fitModel(prepared: Prepared[], scaffold: ScorerModel): { model: 
     const held = all.filter((o) => o.holdout);
     const tune = held.length >= 30 ? held : all;
     const threshold =
-      g === 'boolean' ? 0 : g === 'list' ? bestItemThreshold(prepared.filter((p) => p.group === 'list'), lr) : bestThreshold(tune);
+      g === 'boolean'
+        ? 0
+        : g === 'list'
+          ? bestItemThreshold(
+              prepared.filter((p) => p.group === 'list'),
+              lr,
+            )
+          : bestThreshold(tune);
     const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
     const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));
     groups[g] = { ...lr, threshold, answered, unanswered };
@@ -325,7 +374,9 @@ export function fitModel(prepared: Prepared[], scaffold: ScorerModel): { model: 
     polarityRows.y.push(p.ex.gold ? 1 : 0);
   }
   const polarity =
-    polarityRows.x.length > 10 ? fitLogistic(polarityRows, POLARITY_FEATURES.length, { l2: 1e-2 }) : scaffold.polarity;
+    polarityRows.x.length > 10
+      ? fitLogistic(polarityRows, POLARITY_FEATURES.length, { l2: 1e-2 })
+      : scaffold.polarity;
   rowCounts.polarity = polarityRows.x.length;
   const model: ScorerModel = { ...draft, polarity, polarityFeatures: [...POLARITY_FEATURES] };
   return { model, report: { rows: rowCounts, seconds: (performance.now() - started) / 1000 } };
@@ -345,7 +396,12 @@ export function scaffoldModel(): ScorerModel {
   return {
     features: [...FEATURES],
     groups: Object.fromEntries(GROUPS.map((g) => [g, flat])) as Record<Group, GroupModel>,
-    polarity: { mean: POLARITY_FEATURES.map(() => 0), std: POLARITY_FEATURES.map(() => 1), w: POLARITY_FEATURES.map(() => 0), b: 0 },
+    polarity: {
+      mean: POLARITY_FEATURES.map(() => 0),
+      std: POLARITY_FEATURES.map(() => 1),
+      w: POLARITY_FEATURES.map(() => 0),
+      b: 0,
+    },
     polarityFeatures: [...POLARITY_FEATURES],
   };
 }

@@ -1,10 +1,14 @@
 import { type Example, examplesOfGenerated } from './examples.ts';
 import { FAMILIES } from './generate/families/index.ts';
-import type { GeneratedDoc } from './generate/types.ts';
 import { hashSeed } from './generate/rng.ts';
+import type { GeneratedDoc } from './generate/types.ts';
 
 /** Documents of each family for one purpose ("train", "test"): seeds never shared between purposes. */
-export async function generatedDocs(purpose: string, perFamily: number, only?: string[]): Promise<GeneratedDoc[]> {
+export async function generatedDocs(
+  purpose: string,
+  perFamily: number,
+  only?: string[],
+): Promise<GeneratedDoc[]> {
   const docs: GeneratedDoc[] = [];
   for (const family of FAMILIES) {
     if (only && !only.includes(family.name)) continue;
@@ -14,7 +18,11 @@ export async function generatedDocs(purpose: string, perFamily: number, only?: s
 }
 
 /** Two of each question's phrasings per document, rotating so every phrasing is used. */
-export async function generatedExamples(purpose: string, perFamily: number, only?: string[]): Promise<Example[]> {
+export async function generatedExamples(
+  purpose: string,
+  perFamily: number,
+  only?: string[],
+): Promise<Example[]> {
   const out: Example[] = [];
   let turn = 0;
   for (const doc of await generatedDocs(purpose, perFamily, only)) {

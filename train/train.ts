@@ -48,5 +48,7 @@ model.trainedOn = {
 };
 writeFileSync(out, `${JSON.stringify(model)}\n`);
 const thresholds = Object.fromEntries(Object.entries(model.groups).map(([g, m]) => [g, m.threshold]));
-console.log(`train: features ${prepSeconds.toFixed(1)} s, fit ${report.seconds.toFixed(1)} s; rows ${JSON.stringify(report.rows)}`);
+console.log(
+  `train: features ${prepSeconds.toFixed(1)} s, fit ${report.seconds.toFixed(1)} s; rows ${JSON.stringify(report.rows)}`,
+);
 console.log(`train: thresholds ${JSON.stringify(thresholds)} → ${path.relative(REPO, out)}`);

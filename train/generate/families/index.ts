@@ -1,0 +1,20 @@
+import type { Family } from '../types.ts';
+import { bankStatement } from './bank-statement.ts';
+import { formBoxes } from './form-boxes.ts';
+import { invoice } from './invoice.ts';
+import { payslip } from './payslip.ts';
+import { purchaseOrder } from './purchase-order.ts';
+import { receipt } from './receipt.ts';
+import { registration } from './registration.ts';
+import { utilityBill } from './utility-bill.ts';
+
+export const FAMILIES: Family[] = [
+  invoice,
+  receipt,
+  purchaseOrder,
+  bankStatement,
+  payslip,
+  utilityBill,
+  formBoxes,
+  registration,
+];
