@@ -18,12 +18,14 @@ import {
   logit,
   type Platt,
   probability,
+  type Scorer,
   type ScorerModel,
   sigmoid,
 } from '../src/engine/local/model.ts';
 import { analyzeQuery } from '../src/engine/local/query.ts';
 import type { Group, TypedCandidate } from '../src/engine/local/typed-candidates.ts';
 import type { Example } from './examples.ts';
+import { fitBoosted } from './gbdt.ts';
 import { hashSeed } from './generate/rng.ts';
 import type { GoldAnswer, RegionAnswer } from './generate/types.ts';
 
@@ -256,7 +258,7 @@ function rowsOf(prepared: Prepared[], group: Group): Rows {
 const isNullGold = (g: GoldAnswer) => g === null || (Array.isArray(g) && g.length === 0);
 
 /** Top probability and whether answering with the top candidate is right, per example. */
-function outcomes(prepared: Prepared[], group: Group, m: Logistic) {
+function outcomes(prepared: Prepared[], group: Group, m: Scorer) {
   return prepared
     .filter((p) => p.group === group)
     .map((p) => {
@@ -293,7 +295,7 @@ function bestThreshold(items: { p: number; topRight: boolean; nullGold: boolean 
 }
 
 /** Lists keep every item above the threshold: the one with the best mean F1 of item sets. */
-function bestItemThreshold(prepared: Prepared[], m: Logistic): number {
+function bestItemThreshold(prepared: Prepared[], m: Scorer): number {
   const lists = prepared.map((p) => ({
     want: Array.isArray(p.ex.gold) ? p.ex.gold.length : 0,
     items: p.e.scored.map((s, i) => ({ p: probability(m, s.x), pos: p.positives[i]! })),
@@ -326,9 +328,12 @@ export interface FitReport {
   seconds: number;
 }
 
+export type Learner = 'boosted' | 'logistic';
+
 export function fitModel(
   prepared: Prepared[],
   scaffold: ScorerModel,
+  learner: Learner = 'boosted',
 ): { model: ScorerModel; report: FitReport } {
   const started = performance.now();
   const groups = {} as Record<Group, GroupModel>;
@@ -336,7 +341,12 @@ export function fitModel(
   for (const g of GROUPS) {
     const rows = rowsOf(prepared, g);
     rowCounts[g] = rows.x.length;
-    const lr = rows.x.length > 20 ? fitLogistic(rows, FEATURE_COUNT) : scaffold.groups[g];
+    const lr: Scorer =
+      rows.x.length <= 20
+        ? scaffold.groups[g]
+        : learner === 'boosted'
+          ? fitBoosted(rows.x, rows.y, FEATURE_COUNT)
+          : fitLogistic(rows, FEATURE_COUNT);
     const all = outcomes(prepared, g, lr);
     // Threshold and calibration from held-out documents when there are enough of them.
     const held = all.filter((o) => o.holdout);

@@ -88,7 +88,6 @@ async function generate(seed: number) {
   for (const d of days) {
     const credit = rng.chance(0.25);
     let description: string;
-    let value: number;
     do {
       if (credit) {
         description = rng.pick([
@@ -104,7 +103,9 @@ async function generate(seed: number) {
       }
     } while (used.has(description));
     used.add(description);
-    value = credit ? amount(rng, 20, description.startsWith('SALARY') ? 6000 : 900) : -amount(rng, 3, 700);
+    const value = credit
+      ? amount(rng, 20, description.startsWith('SALARY') ? 6000 : 900)
+      : -amount(rng, 3, 700);
     balance = round2(balance + value);
     txs.push({ day: addDays(start, d), description, amount: value, balance });
   }

@@ -6,6 +6,7 @@
 import { type FieldStyle, Flow, type Fonts, field, fieldHeight, footers } from '../layout.ts';
 import { PAGE, PdfDoc, type PdfPage } from '../pdf-writer.ts';
 import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
+import { photoRaster } from '../raster.ts';
 import { hashSeed, makeRng } from '../rng.ts';
 import {
   addDays,
@@ -22,7 +23,7 @@ import {
   SERVICES,
 } from '../text.ts';
 import type { Family, RegionAnswer } from '../types.ts';
-import { letterhead, makeCtx, signatureBlock } from './common.ts';
+import { letterhead, makeCtx, picture, signatureBlock } from './common.ts';
 
 const DEPARTMENTS = ['Finance', 'Operations', 'Engineering', 'Sales', 'Human Resources', 'Marketing'];
 const PRODUCERS = ['corner', 'above', 'grid'] as const;
@@ -100,6 +101,7 @@ async function generate(seed: number) {
   const dept = rng.pick(DEPARTMENTS);
   const submitted = randomDay(rng);
   const needed = addDays(submitted, rng.int(5, 40));
+  const showNeeded = rng.chance(0.6);
   const formRef = makeId(
     rng,
     rng.pick(['F-9#####', '{Y}-9###'.replace('{Y}', String(submitted.y)), 'REQ9#####']),
@@ -163,12 +165,13 @@ async function generate(seed: number) {
     y += fs * 1.7 + 6;
   };
   /** A row of fields with shares of the width. */
+  let rowW = W;
   const row = (cells: [string, string, number, string | null][]) => {
     let x = flow.left;
     const gap = 8;
     const total = cells.reduce((a, c) => a + c[2], 0);
     for (const [l, v, share, key] of cells) {
-      const w = (W - gap * (cells.length - 1)) * (share / total);
+      const w = (rowW - gap * (cells.length - 1)) * (share / total);
       field(p, x, y, w, l, v, style, {
         fonts: ctx.fonts,
         size: fs,
@@ -181,6 +184,19 @@ async function generate(seed: number) {
     y += fh;
   };
   section(rng.pick(['Section A - Applicant details', '1. Your details', 'APPLICANT']));
+  // A passport photo box beside the applicant fields on some forms.
+  let photo: RegionAnswer | null = null;
+  if (rng.chance(0.4)) {
+    const pw = 66;
+    const ph = (pw * 115) / 90;
+    const px = flow.right - pw;
+    p.text(px, y + 7, rng.pick(['Photo', 'Affix photo', 'Passport photo']), ctx.fonts.regular, 7, {
+      color: 0.35,
+    });
+    p.rect(px - 2, y + 10, pw + 4, ph + 4, { stroke: 0.6 });
+    photo = picture(p, px, y + 12, pw, photoRaster(rng), null);
+    rowW = W - pw - 14;
+  }
   row([
     [rng.pick(['Full name', 'Employee name', 'Name of applicant']), applicant, 3, 'applicant'],
     [rng.pick(['Employee No.', 'Staff ID']), makeId(rng, '9#####'), 2, null],
@@ -191,9 +207,11 @@ async function generate(seed: number) {
   ]);
   row([
     [rng.pick(['Date submitted', 'Date of request', 'Submission date']), ctx.date(submitted), 1, 'submitted'],
-    [rng.pick(['Date required', 'Needed by', 'Start date']), ctx.date(needed), 1, null],
+    [rng.pick(['Date required', 'Needed by', 'Start date']), showNeeded ? ctx.date(needed) : '', 1, 'needed'],
     [rng.pick(['Phone ext.', 'Extension']), String(rng.int(100, 9999)), 1, null],
   ]);
+  if (photo) y = Math.max(y, photo.box[3] * p.height + 6);
+  rowW = W;
   y += 4;
   section(rng.pick([`Section B - ${kind.lines}`, `2. ${kind.lines}`, kind.lines.toUpperCase()]));
   // Lines grid: numbered rows of boxes.
@@ -313,6 +331,12 @@ async function generate(seed: number) {
     isoOf(submitted),
     at.submitted,
   );
+  q.date(
+    'needed_by',
+    ['By when is it needed?', 'Date required', 'Requested completion or start date'],
+    isoOf(needed),
+    at.needed,
+  );
   q.number(
     'requested_total',
     ['What total amount is requested?', kind.amountLabel, 'Total on the form'],
@@ -341,6 +365,13 @@ async function generate(seed: number) {
     ['List the lines entered on the form.', `${kind.lines} listed`, 'Descriptions entered in the table'],
     itemEv,
   );
+  if (photo) {
+    q.image(
+      'applicant_photo',
+      ["Where is the applicant's photo?", 'Passport photo', 'Photograph of the applicant'],
+      photo,
+    );
+  }
   q.image(
     'applicant_signature',
     [

@@ -81,7 +81,7 @@ async function generate(seed: number) {
   const showDue = rng.chance(0.8);
   const taxRate = rng.chance(0.8) ? rng.pick([5, 7, 8.25, 10, 19, 20, 21]) : null;
   const paid = rng.chance(0.5);
-  const method = rng.chance(0.75) ? rng.pick(PAYMENT_METHODS) : null;
+  const method = rng.chance(0.65) ? rng.pick(PAYMENT_METHODS) : null;
   const manyLines = rng.chance(0.25);
   const items = drawLines(
     rng,

@@ -2,7 +2,7 @@
  * Prose agreements (services contracts, NDAs, leases): numbered clauses mixing the clauses
  * that carry facts with boilerplate, paginated over 2-6 pages, and a signature page.
  */
-import { Flow, type Fonts, footers, pageLabel } from '../layout.ts';
+import { Flow, type Fonts, fitSize, footers } from '../layout.ts';
 import { PAGE, PdfDoc } from '../pdf-writer.ts';
 import type { Ev } from '../questions.ts';
 import type { Rng } from '../rng.ts';
@@ -21,6 +21,83 @@ export interface Clause {
 }
 
 const BOILERPLATE: [string, string[]][] = [
+  [
+    'Non-Solicitation',
+    [
+      'During the term of this Agreement and for twelve months thereafter, neither party shall directly solicit for employment any employee of the other party who was involved in the performance of this Agreement, provided that general advertisements not targeted at such employees shall not breach this section.',
+    ],
+  ],
+  [
+    'Subcontracting',
+    [
+      'A party may engage subcontractors to perform any of its obligations under this Agreement, provided that it remains fully responsible for the acts and omissions of its subcontractors as if they were its own.',
+      'Each subcontractor shall be bound by written obligations of confidentiality no less protective than those set out in this Agreement.',
+    ],
+  ],
+  [
+    'Warranties',
+    [
+      'Each party represents and warrants that it is duly organised and validly existing, that it has full power and authority to enter into this Agreement, and that the execution of this Agreement does not conflict with any other agreement to which it is a party.',
+      'Except as expressly set out in this Agreement, neither party makes any warranty, express or implied, including any implied warranty of merchantability or fitness for a particular purpose.',
+    ],
+  ],
+  [
+    'Indemnification',
+    [
+      "Each party shall defend, indemnify and hold harmless the other party and its officers, directors and employees from and against any third-party claims, losses and expenses, including reasonable attorneys' fees, arising out of its gross negligence or wilful misconduct.",
+      "The indemnified party shall give prompt written notice of any claim, allow the indemnifying party to control the defence and settlement of the claim, and provide reasonable assistance at the indemnifying party's expense.",
+    ],
+  ],
+  [
+    'Data Protection',
+    [
+      'To the extent that either party processes personal data on behalf of the other party, it shall do so only on documented instructions, implement appropriate technical and organisational security measures, and promptly notify the other party of any personal data breach.',
+    ],
+  ],
+  [
+    'Intellectual Property',
+    [
+      'Each party retains all right, title and interest in its pre-existing intellectual property. Nothing in this Agreement transfers ownership of any intellectual property except as expressly stated.',
+      'Any materials developed jointly by the parties shall be owned as agreed in a separate written instrument signed by both parties.',
+    ],
+  ],
+  [
+    'Anti-Corruption',
+    [
+      'Neither party shall offer, give, request or accept any bribe or improper payment in connection with this Agreement, and each party shall maintain adequate procedures designed to prevent such conduct by its personnel.',
+    ],
+  ],
+  [
+    'Equitable Relief',
+    [
+      'Each party acknowledges that a breach of its confidentiality obligations may cause irreparable harm for which monetary damages would be an inadequate remedy, and that the other party shall be entitled to seek injunctive relief in addition to any other remedy.',
+    ],
+  ],
+  [
+    'Order of Precedence',
+    [
+      'In the event of any conflict between the body of this Agreement and any schedule, exhibit or purchase order, the body of this Agreement shall prevail unless the conflicting document expressly states otherwise.',
+    ],
+  ],
+  [
+    'Electronic Communications',
+    [
+      'The parties consent to the use of electronic communications for the administration of this Agreement, and agree that records kept in electronic form shall be admissible as evidence to the same extent as paper records.',
+    ],
+  ],
+  [
+    'Costs',
+    [
+      'Except as otherwise provided in this Agreement, each party shall bear its own costs and expenses incurred in connection with the negotiation, preparation and performance of this Agreement.',
+    ],
+  ],
+  [
+    'Set-Off',
+    [
+      'Neither party shall be entitled to set off any amount owed to it by the other party against any amount payable by it under this Agreement without the prior written consent of the other party.',
+    ],
+  ],
+
   [
     'Notices',
     [
@@ -290,17 +367,8 @@ export function writeLegal(
       const s = o.signers[i + k]!;
       const x = flow.left + k * (colW + 30);
       const page = flow.page;
-      page.text(
-        x,
-        y0 + st.size,
-        s.party.toUpperCase(),
-        st.fonts.bold,
-        Math.min(
-          st.size,
-          (st.size * colW) /
-            Math.max(1, page.text(0, -100, s.party.toUpperCase(), st.fonts.bold, st.size)[1]),
-        ),
-      );
+      const party = s.party.toUpperCase();
+      page.text(x, y0 + st.size, party, st.fonts.bold, fitSize(party, st.fonts.bold, st.size, colW));
       const b = signatureBlock(page, rng, {
         x,
         y: y0 + st.size + 6,

@@ -58,9 +58,9 @@ async function generate(seed: number) {
   const ctx = makeCtx(rng, country);
   const employer = companyName(rng, country);
   const employee = personName(rng);
-  const employeeId = rng.chance(0.8) ? makeId(rng, rng.pick(['E9####', '9#####', 'EMP-9###'])) : null;
+  const employeeId = rng.chance(0.7) ? makeId(rng, rng.pick(['E9####', '9#####', 'EMP-9###'])) : null;
   const freq = rng.pick(FREQUENCIES);
-  const showFreq = rng.chance(0.85);
+  const showFreq = rng.chance(0.75);
   const len = freq === 'Weekly' ? 6 : freq === 'Biweekly' ? 13 : freq === 'Semi-monthly' ? 14 : 29;
   const start = randomDay(rng);
   const end = addDays(start, len);
@@ -103,7 +103,7 @@ async function generate(seed: number) {
       : country === 'DE'
         ? 'Lohnsteuer'
         : rng.pick(['Income tax', 'Withholding tax']);
-  const showTax = rng.chance(0.85);
+  const showTax = rng.chance(0.8);
   const tax = round2(gross * (0.1 + rng.next() * 0.15));
   const deductions: { name: string; value: number }[] = [];
   if (showTax) deductions.push({ name: taxName, value: tax });
@@ -273,11 +273,13 @@ async function generate(seed: number) {
     }
   }
   flow.space(6);
+  const depositAcct = makeId(rng, '####');
   const payLine = direct
-    ? `${rng.pick(['Payment method', 'Paid by'])}: ${rng.pick(['Direct deposit', 'Bank transfer (direct deposit)', 'BACS direct credit'])} to account ****${makeId(rng, '####')}`
+    ? `${rng.pick(['Payment method', 'Paid by'])}: ${rng.pick(['Direct deposit', 'Bank transfer (direct deposit)', 'BACS direct credit'])} to account ****${depositAcct}`
     : `${rng.pick(['Payment method', 'Paid by'])}: ${rng.pick(['Cheque', 'Check', 'Paper check'])} No. ${makeId(rng, '00####')}`;
   flow.line(payLine);
   at.direct = ev(flow.pageNo, payLine);
+  if (direct) at.acct = ev(flow.pageNo, depositAcct);
   if (rng.chance(0.4)) {
     const stamp = stampRaster(rng, rng.pick(['PAID', 'PROCESSED', 'PAYROLL']));
     flow.ensure(heightFor(90, stamp));
@@ -359,6 +361,16 @@ async function generate(seed: number) {
     ],
     direct,
     at.direct,
+  );
+  q.text(
+    'deposit_account',
+    [
+      'Into which account (last four digits) was the pay deposited?',
+      'Bank account last 4',
+      'Account the net pay went to',
+    ],
+    direct ? depositAcct : null,
+    at.acct,
   );
   q.items(
     'earnings_items',

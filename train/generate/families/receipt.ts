@@ -3,7 +3,7 @@
  * them are uploaded as a photograph of the printed slip.
  */
 import { fitSize } from '../layout.ts';
-import { type FontName, PAGE, PdfDoc } from '../pdf-writer.ts';
+import { type FontName, PAGE, PdfDoc, textWidth } from '../pdf-writer.ts';
 import { mapRegions, photograph } from '../photo.ts';
 import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
 import { barcodeRaster, logoRaster } from '../raster.ts';
@@ -84,7 +84,7 @@ async function generate(seed: number) {
     return { name: p.name, qty, unit, total: round2(qty * unit) };
   });
   const subtotal = round2(items.reduce((a, i) => a + i.total, 0));
-  const taxRate = rng.chance(0.8) ? rng.pick([5, 6, 7, 8, 10, 19, 20]) : null;
+  const taxRate = rng.chance(0.7) ? rng.pick([5, 6, 7, 8, 10, 19, 20]) : null;
   const tax = taxRate ? round2((subtotal * taxRate) / 100) : 0;
   const total = round2((subtotal + tax) * (refund ? -1 : 1));
   const kind = rng.pick(PAYMENT_KINDS);
@@ -111,9 +111,9 @@ async function generate(seed: number) {
     y += size * 1.4;
   };
   const pair = (left: string, right: string, font = fonts.regular, size = fs) => {
-    page.text(R, y + size, right, font, size, { align: 'right' });
-    const room = R - L - page.text(0, -100, right, font, size)[1] - 10;
+    const room = R - L - textWidth(right, font, size) - 10;
     page.text(L, y + size, left, font, fitSize(left, font, size, room));
+    page.text(R, y + size, right, font, size, { align: 'right' });
     y += size * 1.4;
   };
   const rule = () => {
@@ -151,8 +151,11 @@ async function generate(seed: number) {
   pair(dateLine, `Reg ${rng.int(1, 9)}`);
   at.day = ev(1, dateText);
   const noLabel = rng.pick(['Receipt #', 'Receipt No.', 'Trans.', 'Bon-Nr.', 'Ticket']);
-  pair(`${noLabel} ${receiptNo}`, `Op ${rng.int(10, 99)}`);
-  at.no = ev(1, receiptNo);
+  const showNo = rng.chance(0.8);
+  if (showNo) {
+    pair(`${noLabel} ${receiptNo}`, `Op ${rng.int(10, 99)}`);
+    at.no = ev(1, receiptNo);
+  }
   rule();
 
   // Items.
@@ -217,7 +220,7 @@ async function generate(seed: number) {
   const bw = 150;
   images.push(picture(page, W / 2 - bw / 2, y, bw, barcode));
   y += heightFor(bw, barcode) + 3;
-  centred(receiptNo.replace(/\D/g, '').padStart(12, '0'));
+  centred(makeId(rng, '############'));
   page.setHeight(y + 14);
   const pdf = doc.save();
 

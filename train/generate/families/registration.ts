@@ -3,7 +3,7 @@
  * type, registration number and dates, principals, filing fee, seal and signatures.
  */
 import { Flow, type Fonts, field, footers } from '../layout.ts';
-import { PAGE, PdfDoc, type PdfPage } from '../pdf-writer.ts';
+import { PAGE, PdfDoc, type PdfPage, textWidth } from '../pdf-writer.ts';
 import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
 import { sealRaster } from '../raster.ts';
 import { hashSeed, makeRng } from '../rng.ts';
@@ -55,7 +55,7 @@ function checkList(
   for (const o of options) {
     const on = o === chosen;
     const text = typed ? `[${on ? 'X' : ' '}] ${o}` : o;
-    const width = page.text(0, -100, text, fonts.regular, size)[1] + (typed ? 0 : size + 4);
+    const width = textWidth(text, fonts.regular, size) + (typed ? 0 : size + 4);
     if (cx + width > x + w) {
       cx = x;
       cy += size * 1.7;
@@ -249,12 +249,9 @@ async function generate(seed: number) {
       agent,
       'agent',
     );
-  item(
-    n++,
-    rng.pick(['Date business commenced', 'Date of first use of name']),
-    d(addMonths(filed, -rng.int(1, 30))),
-    null,
-  );
+  const commenced = addMonths(filed, -rng.int(1, 30));
+  if (rng.chance(0.6))
+    item(n++, rng.pick(['Date business commenced', 'Date of first use of name']), d(commenced), 'commenced');
   item(
     n++,
     rng.pick(['Registration expires', 'Expiration date', 'Valid until']),
@@ -369,6 +366,12 @@ async function generate(seed: number) {
     ['When does the registration expire?', 'Expiration date', 'Registration valid until'],
     expires ? isoOf(expires) : null,
     at.expires,
+  );
+  q.date(
+    'commencement_day',
+    ['When did the business start?', 'Date business commenced', 'Date the name was first used'],
+    isoOf(commenced),
+    at.commenced,
   );
   q.number(
     'filing_fee',

@@ -64,6 +64,8 @@ async function generate(seed: number) {
           : rng.int(180, 1800);
   const prevRead = rng.int(10000, 90000);
   const autopay = rng.chance(0.5);
+  const hasLateFee = rng.chance(0.5);
+  const lateFee = amount(rng, 5, 40);
   const hasPrev = rng.chance(0.7);
   const prevBalance = hasPrev ? amount(rng, 30, 400) : 0;
   const payment = hasPrev ? -(rng.chance(0.8) ? prevBalance : amount(rng, 10, prevBalance)) : 0;
@@ -194,7 +196,7 @@ async function generate(seed: number) {
     });
     if (k) at[k] = ev(1, v);
   }
-  if (!at.service) {
+  if (!at.service && rng.chance(0.5)) {
     // The service is still clear from the bill's wording.
     const phrase = `Thank you for choosing ${provider} for your ${service.toLowerCase()} service.`;
     flow.y = Math.max(ly, dy) + 10;
@@ -285,6 +287,11 @@ async function generate(seed: number) {
     flow.line(caption, { size: fs - 0.5 });
     graphics.push(chart);
   }
+  if (hasLateFee) {
+    const lf = ctx.amount(lateFee);
+    flow.para(`A late payment charge of ${lf} applies to balances not paid by the due date.`);
+    at.late = ev(flow.pageNo, lf);
+  }
   const autoLine = autopay
     ? rng.pick([
         `AutoPay: enrolled. ${m(due$)} will be debited on the due date.`,
@@ -358,6 +365,12 @@ async function generate(seed: number) {
     SERVICE_TYPES,
     service,
     at.service,
+  );
+  q.number(
+    'late_charge',
+    ['What is the late payment charge?', 'Late fee', 'Penalty if the bill is paid late'],
+    hasLateFee ? lateFee : null,
+    at.late,
   );
   q.bool(
     'autopay',

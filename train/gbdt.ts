@@ -1,0 +1,172 @@
+/**
+ * Gradient-boosted decision trees on the logistic loss, for the candidate scorer. Chosen over
+ * the plain logistic regression because the evidence is conjunctive (a label that names the
+ * question AND sits left of the value AND the value has the asked shape), which a linear model
+ * cannot express. Histogram splits on quantile bins, second-order leaf values, no sampling:
+ * the same rows give the same trees.
+ */
+import type { Boosted, Tree } from '../src/engine/local/model.ts';
+
+export interface BoostOptions {
+  rounds: number;
+  depth: number;
+  learningRate: number;
+  bins: number;
+  /** L2 penalty on leaf values. */
+  lambda: number;
+  /** A leaf needs at least this much hessian (roughly, examples the model is unsure of). */
+  minHessian: number;
+}
+
+export const DEFAULT_BOOST: BoostOptions = {
+  rounds: 150,
+  depth: 4,
+  learningRate: 0.1,
+  bins: 32,
+  lambda: 1,
+  minHessian: 1,
+};
+
+/** Per feature, ascending cut points: bin b holds values in (cut[b-1], cut[b]]. */
+function quantileCuts(x: Float32Array[], dims: number, bins: number): Float32Array[] {
+  const cuts: Float32Array[] = [];
+  const stride = Math.max(1, Math.floor(x.length / 20_000));
+  for (let f = 0; f < dims; f++) {
+    const values: number[] = [];
+    for (let r = 0; r < x.length; r += stride) values.push(x[r]![f]!);
+    values.sort((a, b) => a - b);
+    const unique: number[] = [];
+    for (const v of values) if (unique.length === 0 || v !== unique[unique.length - 1]) unique.push(v);
+    const out: number[] = [];
+    if (unique.length <= bins) {
+      for (let i = 0; i + 1 < unique.length; i++) out.push((unique[i]! + unique[i + 1]!) / 2);
+    } else {
+      for (let b = 1; b < bins; b++) {
+        const v = values[Math.floor((b * values.length) / bins)]!;
+        if (out.length === 0 || v > out[out.length - 1]!) out.push(v);
+      }
+    }
+    cuts.push(Float32Array.from(out));
+  }
+  return cuts;
+}
+
+function binOf(cut: Float32Array, v: number): number {
+  let lo = 0;
+  let hi = cut.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (v <= cut[mid]!) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+export function fitBoosted(
+  x: Float32Array[],
+  y: number[],
+  dims: number,
+  opts: BoostOptions = DEFAULT_BOOST,
+): Boosted {
+  const n = x.length;
+  const cuts = quantileCuts(x, dims, opts.bins);
+  const nb = opts.bins + 1;
+  const binned = new Uint8Array(n * dims);
+  for (let r = 0; r < n; r++) for (let f = 0; f < dims; f++) binned[r * dims + f] = binOf(cuts[f]!, x[r]![f]!);
+  const pos = y.reduce((s, v) => s + v, 0);
+  const prior = Math.min(1 - 1e-4, Math.max(1e-4, pos / Math.max(1, n)));
+  const base = Math.log(prior / (1 - prior));
+  const margin = new Float64Array(n).fill(base);
+  const g = new Float64Array(n);
+  const h = new Float64Array(n);
+  const trees: Tree[] = [];
+  const histG = new Float64Array(dims * nb);
+  const histH = new Float64Array(dims * nb);
+  for (let round = 0; round < opts.rounds; round++) {
+    for (let r = 0; r < n; r++) {
+      const p = 1 / (1 + Math.exp(-margin[r]!));
+      g[r] = p - y[r]!;
+      h[r] = Math.max(1e-6, p * (1 - p));
+    }
+    const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [] };
+    const grow = (rows: Uint32Array, depth: number): number => {
+      const id = tree.feature.length;
+      tree.feature.push(-1);
+      tree.threshold.push(0);
+      tree.left.push(-1);
+      tree.right.push(-1);
+      tree.value.push(0);
+      let G = 0;
+      let H = 0;
+      for (const r of rows) {
+        G += g[r]!;
+        H += h[r]!;
+      }
+      const leaf = () => {
+        tree.value[id] = Math.round(((-G / (H + opts.lambda)) * opts.learningRate) * 1e5) / 1e5;
+        return id;
+      };
+      if (depth >= opts.depth || rows.length < 4 || H < 2 * opts.minHessian) return leaf();
+      histG.fill(0);
+      histH.fill(0);
+      for (const r of rows) {
+        const gr = g[r]!;
+        const hr = h[r]!;
+        const at = r * dims;
+        for (let f = 0; f < dims; f++) {
+          const k = f * nb + binned[at + f]!;
+          histG[k]! += gr;
+          histH[k]! += hr;
+        }
+      }
+      const parent = (G * G) / (H + opts.lambda);
+      let bestGain = 1e-6;
+      let bestF = -1;
+      let bestBin = -1;
+      for (let f = 0; f < dims; f++) {
+        const nCuts = cuts[f]!.length;
+        let gl = 0;
+        let hl = 0;
+        for (let b = 0; b < nCuts; b++) {
+          gl += histG[f * nb + b]!;
+          hl += histH[f * nb + b]!;
+          const hr = H - hl;
+          if (hl < opts.minHessian || hr < opts.minHessian) continue;
+          const gr = G - gl;
+          const gain = (gl * gl) / (hl + opts.lambda) + (gr * gr) / (hr + opts.lambda) - parent;
+          if (gain > bestGain) {
+            bestGain = gain;
+            bestF = f;
+            bestBin = b;
+          }
+        }
+      }
+      if (bestF < 0) return leaf();
+      let nl = 0;
+      for (const r of rows) if (binned[r * dims + bestF]! <= bestBin) nl++;
+      const leftRows = new Uint32Array(nl);
+      const rightRows = new Uint32Array(rows.length - nl);
+      let li = 0;
+      let ri = 0;
+      for (const r of rows) {
+        if (binned[r * dims + bestF]! <= bestBin) leftRows[li++] = r;
+        else rightRows[ri++] = r;
+      }
+      tree.feature[id] = bestF;
+      tree.threshold[id] = cuts[bestF]![bestBin]!;
+      tree.left[id] = grow(leftRows, depth + 1);
+      tree.right[id] = grow(rightRows, depth + 1);
+      return id;
+    };
+    grow(Uint32Array.from({ length: n }, (_, i) => i), 0);
+    for (let r = 0; r < n; r++) margin[r]! += treeValue(tree, x[r]!);
+    trees.push(tree);
+  }
+  return { kind: 'boosted', base: Math.round(base * 1e5) / 1e5, trees };
+}
+
+function treeValue(t: Tree, x: ArrayLike<number>): number {
+  let node = 0;
+  while (t.feature[node]! >= 0) node = (x[t.feature[node]!] ?? 0) <= t.threshold[node]! ? t.left[node]! : t.right[node]!;
+  return t.value[node]!;
+}

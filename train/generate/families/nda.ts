@@ -1,0 +1,274 @@
+/** Non-disclosure agreements, mutual or one-way: purpose, exclusions, secrecy period, law. */
+import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
+import { hashSeed, makeRng } from '../rng.ts';
+import {
+  companyName,
+  duration,
+  fmtDate,
+  isoOf,
+  JOB_TITLES,
+  LOCALES,
+  personName,
+  proseDateStyle,
+  randomDay,
+  US_STATE_NAMES,
+  usAddressIn,
+} from '../text.ts';
+import type { Family } from '../types.ts';
+import { entityPhrase } from './contract.ts';
+import { boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
+
+const PURPOSES: [string, (a: string, b: string) => string][] = [
+  ['Evaluating a business relationship', () => 'evaluate a potential business relationship between them'],
+  [
+    'Potential acquisition',
+    (a, b) => `evaluate a possible acquisition of all or part of the business of ${b} by ${a}`,
+  ],
+  ['Joint product development', () => 'explore the joint development of new products and technologies'],
+  ['Investment evaluation', (a, b) => `evaluate a potential investment by ${a} in ${b}`],
+  [
+    'Supplier qualification',
+    (a, b) => `assess whether ${b} can qualify as a supplier of goods or services to ${a}`,
+  ],
+];
+const EXCLUSIONS = [
+  'is or becomes generally available to the public other than through a breach of this Agreement',
+  'was lawfully known to the Receiving Party before its disclosure under this Agreement',
+  'is independently developed by the Receiving Party without use of the Confidential Information',
+  'is rightfully received from a third party without a duty of confidentiality',
+  'is approved for release by the prior written consent of the Disclosing Party',
+];
+
+async function generate(seed: number) {
+  const rng = makeRng(hashSeed('nda', seed));
+  const st = legalStyle(rng);
+  const mutual = rng.chance(0.5);
+  const a = companyName(rng, 'US');
+  const b = rng.chance(0.2) ? personName(rng) : companyName(rng, 'US', [a]);
+  const individual = !/(Inc\.|LLC|Corp\.|Co\.)$/.test(b);
+  const [stateA, stateB, govState] = rng.sample(US_STATE_NAMES, 3);
+  const day = randomDay(rng);
+  const dayText = fmtDate(day, proseDateStyle(rng, LOCALES.US));
+  const [purposeCat, purposeFn] = rng.pick(PURPOSES);
+  const hasPeriod = rng.chance(0.8);
+  const years = rng.pick([1, 2, 3, 3, 5, 7]);
+  const period = duration(rng, years, 'years');
+  const hasReturn = rng.chance(0.55);
+  const returnDays = rng.pick([5, 10, 14, 15, 30]);
+  const returnDur = duration(rng, returnDays, 'days');
+  const hasLaw = rng.chance(0.85);
+  const exclusions = rng.sample(EXCLUSIONS, rng.int(3, 5));
+  const labelA = mutual ? rng.pick(['Party A', 'the Company']) : 'Discloser';
+  const labelB = mutual ? rng.pick(['Party B', 'the Counterparty']) : 'Recipient';
+  const title = mutual
+    ? rng.pick(['Mutual Non-Disclosure Agreement', 'Mutual Confidentiality Agreement'])
+    : rng.pick([
+        'Non-Disclosure Agreement',
+        'Confidentiality Agreement',
+        'Unilateral Non-Disclosure Agreement',
+      ]);
+  const bAddr = usAddressIn(rng, stateB!);
+  const preamble: Para[] = [
+    {
+      text: `This ${title} (this "Agreement") is entered into as of ${dayText} by and between ${a}, ${entityPhrase(rng, stateA!)} ("${labelA}"), and ${b}, ${individual ? `an individual residing at ${bAddr.lines.join(', ')}` : entityPhrase(rng, stateB!)} ("${labelB}").`,
+      keys: ['day', 'a', 'b'],
+    },
+  ];
+  const mutualText = mutual
+    ? 'This Agreement is mutual: each party may disclose Confidential Information to the other, and each party shall act as a Receiving Party for information it receives.'
+    : `This Agreement is one-way: only ${a} will disclose Confidential Information under it, and ${b} shall act as the Receiving Party.`;
+  const clauses: Clause[] = [
+    {
+      heading: 'Purpose',
+      paras: [
+        {
+          text: `The parties wish to ${purposeFn(a, b)} (the "Purpose"). ${mutualText}`,
+          keys: ['purpose', 'mutual'],
+        },
+      ],
+    },
+    {
+      heading: 'Confidential Information',
+      paras: [
+        {
+          text: '"Confidential Information" means all non-public business, technical and financial information disclosed by or on behalf of the Disclosing Party, whether orally, in writing or in any other form, that is marked as confidential or would reasonably be understood to be confidential.',
+        },
+        {
+          text: `Confidential Information does not include information that ${exclusions.map((e, i) => `(${String.fromCharCode(97 + i)}) ${e}`).join('; ')}.`,
+          keys: ['exclusions'],
+        },
+      ],
+    },
+    {
+      heading: 'Obligations',
+      paras: [
+        {
+          text: 'The Receiving Party shall use the Confidential Information solely for the Purpose, protect it with at least the same degree of care it uses for its own confidential information and in no event less than reasonable care, and disclose it only to its employees and professional advisers who need to know it for the Purpose.',
+        },
+      ],
+    },
+    {
+      heading: 'Term',
+      paras: [
+        {
+          text: hasPeriod
+            ? `The obligations of confidentiality under this Agreement shall remain in effect for ${period.written} from the date of this Agreement.`
+            : 'The obligations of confidentiality under this Agreement shall continue until the Confidential Information no longer qualifies as confidential under this Agreement.',
+          keys: hasPeriod ? ['period'] : [],
+        },
+      ],
+    },
+    {
+      heading: 'Return of Materials',
+      paras: [
+        {
+          text: hasReturn
+            ? `Within ${returnDur.written} after a written request by the Disclosing Party, the Receiving Party shall return or destroy all Confidential Information in its possession and certify the destruction in writing.`
+            : 'Upon written request by the Disclosing Party, the Receiving Party shall promptly return or destroy all Confidential Information in its possession.',
+          keys: hasReturn ? ['return'] : [],
+        },
+      ],
+    },
+  ];
+  if (hasLaw) {
+    clauses.push({
+      heading: 'Governing Law',
+      paras: [
+        {
+          text: rng.pick([
+            `This Agreement shall be governed by and construed in accordance with the laws of the State of ${govState}, excluding its rules on conflicts of law.`,
+            `The laws of the State of ${govState} govern this Agreement and all claims arising out of or relating to it.`,
+          ]),
+          keys: ['law'],
+        },
+      ],
+    });
+  }
+  for (const c of boilerplate(rng, rng.int(2, 24), ['Governing Law']))
+    clauses.splice(rng.int(3, clauses.length), 0, c);
+  const signers = [
+    { party: a, name: personName(rng), title: rng.pick(JOB_TITLES) },
+    individual
+      ? { party: b, name: b, title: 'Individual' }
+      : { party: b, name: personName(rng), title: rng.pick(JOB_TITLES) },
+  ];
+  const out = writeLegal(rng, st, {
+    title,
+    preamble,
+    clauses,
+    signers,
+    witness:
+      'IN WITNESS WHEREOF, the parties have caused this Agreement to be executed as of the date first written above.',
+    footer: `${title} · Confidential`,
+  });
+  const at = (k: string, quote: string): Ev | null =>
+    out.pages.get(k) ? ev(out.pages.get(k)!, quote) : null;
+
+  const q = new Questions();
+  q.items(
+    'nda_parties',
+    ['Who are the parties to this NDA?', 'List the parties.', 'Which parties entered into the agreement?'],
+    [at('a', a)!, at('b', b)!],
+  );
+  if (!mutual)
+    q.text(
+      'receiving_party',
+      [
+        'Who receives the confidential information?',
+        'Recipient',
+        'Which party is bound to keep the information secret?',
+      ],
+      b,
+      at('b', b),
+    );
+  q.date(
+    'nda_day',
+    ['When was the NDA signed?', 'Date of the agreement', 'As of what date is it entered into?'],
+    isoOf(day),
+    at('day', dayText),
+  );
+  q.text(
+    'secrecy_period',
+    [
+      'How long do the confidentiality obligations last?',
+      'Confidentiality period',
+      'Duration of the secrecy obligations',
+    ],
+    hasPeriod ? period.written : null,
+    at('period', period.written),
+  );
+  q.number(
+    'secrecy_years',
+    [
+      'For how many years must the information be kept confidential?',
+      'Confidentiality period in years',
+      'Years of confidentiality',
+    ],
+    hasPeriod ? years : null,
+    at('period', period.written),
+  );
+  q.number(
+    'return_days',
+    [
+      'Within how many days must materials be returned on request?',
+      'Return period (days)',
+      'Deadline to return or destroy information',
+    ],
+    hasReturn ? returnDays : null,
+    at('return', returnDur.written),
+  );
+  q.text(
+    'governing_state',
+    [
+      'Which state law governs the NDA?',
+      'Governing law state',
+      'Under the laws of which state is this NDA construed?',
+    ],
+    govState,
+    hasLaw ? at('law', govState!) : null,
+  );
+  q.bool(
+    'is_mutual',
+    [
+      'Is this a mutual NDA?',
+      'Mutual or one-way? (true if mutual)',
+      'Do both parties disclose confidential information?',
+    ],
+    mutual,
+    at(
+      'mutual',
+      mutual
+        ? 'each party may disclose Confidential Information to the other'
+        : `only ${a} will disclose Confidential Information`,
+    ),
+  );
+  q.category(
+    'nda_purpose',
+    ['What is the purpose of the disclosure?', 'Purpose', 'Why are the parties sharing information?'],
+    PURPOSES.map(([c]) => c),
+    purposeCat,
+    at('purpose', purposeFn(a, b)),
+  );
+  q.items(
+    'exclusions',
+    [
+      'What information is excluded from Confidential Information?',
+      'List the exclusions.',
+      'Exceptions to confidentiality',
+    ],
+    exclusions.map((e) => at('exclusions', e)!),
+  );
+  q.image(
+    'first_signature',
+    ['Where is the first signature?', `Signature for ${a}`, `Signature of ${signers[0]!.name}`],
+    out.signatures[0],
+  );
+  q.images(
+    'signatures',
+    ['All signatures', 'Every signature on the NDA', 'Find the signatures.'],
+    out.signatures,
+  );
+  return pdfDoc('nda', seed, `${mutual ? 'mutual' : 'one-way'}-${st.numbering}-${st.heading}`, out.pdf, q);
+}
+
+export const nda: Family = { name: 'nda', generate };
