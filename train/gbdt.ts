@@ -72,7 +72,8 @@ export function fitBoosted(
   const cuts = quantileCuts(x, dims, opts.bins);
   const nb = opts.bins + 1;
   const binned = new Uint8Array(n * dims);
-  for (let r = 0; r < n; r++) for (let f = 0; f < dims; f++) binned[r * dims + f] = binOf(cuts[f]!, x[r]![f]!);
+  for (let r = 0; r < n; r++)
+    for (let f = 0; f < dims; f++) binned[r * dims + f] = binOf(cuts[f]!, x[r]![f]!);
   const pos = y.reduce((s, v) => s + v, 0);
   const prior = Math.min(1 - 1e-4, Math.max(1e-4, pos / Math.max(1, n)));
   const base = Math.log(prior / (1 - prior));
@@ -103,7 +104,7 @@ export function fitBoosted(
         H += h[r]!;
       }
       const leaf = () => {
-        tree.value[id] = Math.round(((-G / (H + opts.lambda)) * opts.learningRate) * 1e5) / 1e5;
+        tree.value[id] = Math.round((-G / (H + opts.lambda)) * opts.learningRate * 1e5) / 1e5;
         return id;
       };
       if (depth >= opts.depth || rows.length < 4 || H < 2 * opts.minHessian) return leaf();
@@ -158,7 +159,10 @@ export function fitBoosted(
       tree.right[id] = grow(rightRows, depth + 1);
       return id;
     };
-    grow(Uint32Array.from({ length: n }, (_, i) => i), 0);
+    grow(
+      Uint32Array.from({ length: n }, (_, i) => i),
+      0,
+    );
     for (let r = 0; r < n; r++) margin[r]! += treeValue(tree, x[r]!);
     trees.push(tree);
   }
@@ -167,6 +171,7 @@ export function fitBoosted(
 
 function treeValue(t: Tree, x: ArrayLike<number>): number {
   let node = 0;
-  while (t.feature[node]! >= 0) node = (x[t.feature[node]!] ?? 0) <= t.threshold[node]! ? t.left[node]! : t.right[node]!;
+  while (t.feature[node]! >= 0)
+    node = (x[t.feature[node]!] ?? 0) <= t.threshold[node]! ? t.left[node]! : t.right[node]!;
   return t.value[node]!;
 }

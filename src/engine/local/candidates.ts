@@ -312,13 +312,17 @@ const SCALE: Record<string, number> = {
   b: 1e9,
 };
 const NUMBER_RE =
-  /(\(\s*)?(-|−)?\s*((?:US)?\$|USD|€|EUR|£|GBP)?\s*(\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?/gi;
+  /(\(\s*)?(-|−)?\s*((?:US)?\$|USD|€|EUR|£|GBP|CHF|Rs\.?|₹|INR)?\s*(\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}(?!\d)|\d+,\d{2}(?![\d,])|\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?(?:\s*(€|EUR\b|USD\b|GBP\b|CHF\b|PLN\b|zł))?/gi;
+/** "4.904,94" and "56,02": a comma before exactly two final digits is a decimal comma. */
+const DECIMAL_COMMA = /^\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}$|^\d+,\d{2}$/;
 
 export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
   const hit = index.memo.get('numbers') as Candidate<NumberValue>[] | undefined;
   if (hit) return hit;
   const out = scan(index, NUMBER_RE, (m, text) => {
-    const digits = m[4]!.replace(/[,\u202f ]/g, '');
+    const digits = DECIMAL_COMMA.test(m[4]!)
+      ? m[4]!.replace(/[.\u202f ]/g, '').replace(',', '.')
+      : m[4]!.replace(/[,\u202f ]/g, '');
     let value = Number(digits);
     if (!Number.isFinite(value)) return null;
     const scale = m[6] ? SCALE[m[6].toLowerCase()]! : 1;
@@ -330,11 +334,11 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     const before = text.slice(Math.max(0, m.index - 1), m.index);
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
     const inDate = /[/.-]$/.test(before) || /^[/-]\d/.test(after) || /^\.\d/.test(after);
-    const isYear = !m[3] && !m[5] && /^(19|20)\d\d$/.test(digits);
+    const isYear = !m[3] && !m[8] && !m[5] && /^(19|20)\d\d$/.test(digits);
     const longId = !m[3] && /^\d{5,}$/.test(digits) && !m[4]!.includes(',');
     return {
       value,
-      currency: Boolean(m[3]),
+      currency: Boolean(m[3] || m[8]),
       percent: Boolean(m[5]),
       decimals: digits.includes('.'),
       suspicious: inDate || isYear || longId || /^[A-Za-z#]$/.test(before),

@@ -74,6 +74,8 @@ const TRAITS: Trait[] = [
   'checkedYes',
   'checkedNo',
   'valueFound',
+  'defined',
+  'prose',
 ];
 const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
 /** Prompt words hashed into buckets, crossed with a picture's place: "logo" learns "top". */
@@ -104,6 +106,15 @@ export const FEATURES: readonly string[] = [
   'labelXafter',
   'labelXsentence',
   'relXprox',
+  'labelLeft',
+  'labelAbove',
+  'labelTable',
+  'labelPrefix',
+  'labelLeftExact',
+  'labelAboveExact',
+  'labelPrefixExact',
+  'otherLabel',
+  'nearColon',
   ...SOURCES.map((s) => `source:${s}`),
   ...TRAITS.map((t) => `trait:${t}`),
   ...KINDS.map((k) => `kind:${k}`),
@@ -227,6 +238,16 @@ export function featuresOf(
   set('labelXafter', c.source === 'after-label' ? e.label : 0);
   set('labelXsentence', sentence * e.label);
   set('relXprox', e.relevance * e.proximity);
+  set('labelLeft', e.left);
+  set('labelAbove', e.above);
+  set('labelTable', e.table);
+  set('labelPrefix', e.prefix);
+  set('labelLeftExact', ex.left);
+  set('labelAboveExact', ex.above);
+  set('labelPrefixExact', ex.prefix);
+  // A label next to the value that names something else: the value answers another question.
+  set('otherLabel', e.nearText && /[:#]$/.test(e.nearText.trim()) && e.label === 0 ? 1 : 0);
+  set('nearColon', /[:#]$/.test(e.nearText.trim()) ? 1 : 0);
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);
   set(`kind:${query.kind}`, 1);

@@ -16,14 +16,32 @@ export interface Platt {
   b: number;
 }
 
-export interface GroupModel extends Logistic {
+/** One regression tree: node i splits on `feature[i]` (`-1` for a leaf holding `value[i]`). */
+export interface Tree {
+  feature: number[];
+  threshold: number[];
+  left: number[];
+  right: number[];
+  value: number[];
+}
+
+/** Gradient-boosted trees: margin = base + Σ tree values. */
+export interface Boosted {
+  kind: 'boosted';
+  base: number;
+  trees: Tree[];
+}
+
+export type Scorer = Logistic | Boosted;
+
+export type GroupModel = Scorer & {
   /** Below this candidate probability the document is taken not to state the value. */
   threshold: number;
   /** Calibrates the top candidate's probability into P(the answer is right). */
   answered: Platt;
   /** Calibrates it into P(a null answer is right) when below the threshold. */
   unanswered: Platt;
-}
+};
 
 /** The learned scorer, as `npm run train` writes it to model/weights.json. */
 export interface ScorerModel {
@@ -41,7 +59,21 @@ export const logit = (p: number) => {
   return Math.log(q / (1 - q));
 };
 
-export function linear(m: Logistic, x: ArrayLike<number>): number {
+export function linear(m: Scorer, x: ArrayLike<number>): number {
+  if ('kind' in m && m.kind === 'boosted') {
+    let z = m.base;
+    for (const t of m.trees) {
+      let node = 0;
+      while (t.feature[node]! >= 0)
+        node = (x[t.feature[node]!] ?? 0) <= t.threshold[node]! ? t.left[node]! : t.right[node]!;
+      z += t.value[node]!;
+    }
+    return z;
+  }
+  return linearLogistic(m as Logistic, x);
+}
+
+function linearLogistic(m: Logistic, x: ArrayLike<number>): number {
   let z = m.b;
   for (let i = 0; i < m.w.length; i++) {
     const w = m.w[i]!;
@@ -50,7 +82,7 @@ export function linear(m: Logistic, x: ArrayLike<number>): number {
   return z;
 }
 
-export const probability = (m: Logistic, x: ArrayLike<number>) => sigmoid(linear(m, x));
+export const probability = (m: Scorer, x: ArrayLike<number>) => sigmoid(linear(m, x));
 export const calibrate = (c: Platt, p: number) => sigmoid(c.a * logit(p) + c.b);
 
 let loaded: ScorerModel | null = null;

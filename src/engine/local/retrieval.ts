@@ -86,6 +86,13 @@ export interface Evidence {
   label: number;
   /** Query words close to the value in its sentence. */
   proximity: number;
+  /** The label score by where the label sits: left cell, cell above, row × column headers, words before. */
+  left: number;
+  above: number;
+  table: number;
+  prefix: number;
+  /** The text a reader takes for the value's label (words before it, else the cell left, else above). */
+  nearText: string;
 }
 
 /**
@@ -104,6 +111,10 @@ export function evidenceFor(
   const layout = index.layouts[at.page]!;
   const line = layout.lines[unit.line]!;
   let label = 0;
+  let leftScore = 0;
+  let aboveScore = 0;
+  let tableScore = 0;
+  let nearText = '';
   if (unit.kind === 'segment') {
     const lineP = index.lines.get(`${at.page}:${unit.line}`);
     if (lineP) rel = Math.max(rel, scores[lineP.id]! * 0.9);
@@ -111,23 +122,33 @@ export function evidenceFor(
     const k = segs.findIndex((s) => s.words[0] === unit.words[0]);
     // The label left of the value on the same line, or the value's own segment prefix.
     if (k > 0) {
-      label = Math.max(label, labelScore(segs[k - 1]!.text, query));
+      nearText = segs[k - 1]!.text;
+      leftScore = labelScore(segs[k - 1]!.text, query);
+      label = Math.max(label, leftScore);
       // A label run together with other text on its left ("REMIT TO ... Customer").
       const left = segs[k - 1]!.text.split(' ');
       for (let n = 1; n <= Math.min(3, left.length - 1); n++) {
-        label = Math.max(label, 0.9 * labelScore(left.slice(-n).join(' '), query));
+        leftScore = Math.max(leftScore, 0.9 * labelScore(left.slice(-n).join(' '), query));
       }
+      label = Math.max(label, leftScore);
     }
     if (k > 1) label = Math.max(label, 0.6 * labelScore(segs[k - 2]!.text, query));
     // A header above the value (table column or form box).
     const above = segmentAbove(index, at.page, segs[k] ?? null);
-    if (above) label = Math.max(label, 0.85 * labelScore(above.text, query));
+    if (above) {
+      aboveScore = labelScore(above.text, query);
+      label = Math.max(label, 0.85 * aboveScore);
+      if (!nearText) nearText = above.text;
+    }
     // A table cell is named by its row header and its column header together ("Totals" x "Net Price").
     const seg = segs[k];
     if (seg && k > 0) {
       const row = labelScore(segs[0]!.text, query);
       const column = columnHeaderScore(index, at.page, seg, query);
-      if (row > 0 && column > 0) label = Math.max(label, Math.min(1, row + column) * 0.9);
+      if (row > 0 && column > 0) {
+        tableScore = Math.min(1, row + column);
+        label = Math.max(label, tableScore * 0.9);
+      }
     }
   }
   // Words before the value within its own unit ("Invoice # 123", "governed by the laws of").
@@ -136,7 +157,11 @@ export function evidenceFor(
     .slice(Math.max(0, at.from - 4), at.from)
     .map((w) => page.words[w]!.text)
     .join(' ');
-  if (prefix) label = Math.max(label, 0.9 * labelScore(prefix, query));
+  const prefixScore = prefix ? labelScore(prefix, query) : 0;
+  if (prefix) {
+    label = Math.max(label, 0.9 * prefixScore);
+    nearText = prefix;
+  }
   // Proximity: distance in words to the nearest prompt term in the unit.
   let nearest = Number.POSITIVE_INFINITY;
   for (let k = 0; k < unit.stems.length; k++) {
@@ -148,7 +173,16 @@ export function evidenceFor(
   const proximity = Number.isFinite(nearest) ? 1 / (1 + nearest / 6) : 0;
   // A value under or beside its label is as relevant as the label is a match.
   const relevance = Math.max(best > 0 ? Math.min(1, rel / best) : 0, label);
-  return { relevance, label, proximity };
+  return {
+    relevance,
+    label,
+    proximity,
+    left: leftScore,
+    above: aboveScore,
+    table: tableScore,
+    prefix: prefixScore,
+    nearText,
+  };
 }
 
 /** The best label among the cells above `seg` in its column, up to a few lines up. */

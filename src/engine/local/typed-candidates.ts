@@ -1,4 +1,5 @@
 import type { OutputType } from '../../domain/columns.ts';
+import { stem } from '../text/tokenize.ts';
 import type { Box, ColumnConfig, ScalarValue } from '../types.ts';
 import {
   type Candidate,
@@ -21,6 +22,7 @@ import { topPassages } from './retrieval.ts';
  */
 export const SOURCES = [
   'cell',
+  'line',
   'after-label',
   'identifier',
   'name',
@@ -70,7 +72,9 @@ export type Trait =
   | 'negation'
   | 'checkedYes'
   | 'checkedNo'
-  | 'valueFound';
+  | 'valueFound'
+  | 'defined'
+  | 'prose';
 
 export type Group = 'text' | 'number' | 'date' | 'categorical' | 'list' | 'boolean' | 'image';
 
@@ -90,7 +94,7 @@ export function groupOf(type: OutputType): Group {
 
 const ORG_SUFFIX =
   /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|sas|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
-const ID_TOKEN = /^[#:]?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
+const ID_TOKEN = /^[#:*xX]*?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
 const DURATION_TEXT = /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
@@ -112,7 +116,34 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
     isMoney: MONEY_TEXT.test(text) ? 1 : 0,
     isDuration: DURATION_TEXT.test(text) && /\b(?:days?|weeks?|months?|years?)\b/i.test(text) ? 1 : 0,
     long: clip(words.length / 20),
+    prose: words.length > 5 && words.filter((w) => /^[a-z]/.test(w)).length / words.length > 0.4 ? 1 : 0,
   };
+}
+
+/** Terms the document defines for itself ("the “Company”"): roles and shorthands, not names. */
+function definedTerms(index: DocIndex): Set<string> {
+  const hit = index.memo.get('defined-terms') as Set<string> | undefined;
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const u of index.units) {
+    for (const m of u.text.matchAll(/[\u201c"]([\p{Lu}][\p{L}\p{N} ]{1,40})[\u201d"]/gu))
+      out.add(m[1]!.trim().toUpperCase());
+  }
+  index.memo.set('defined-terms', out);
+  return out;
+}
+
+function markDefined(index: DocIndex, cands: TypedCandidate[]): TypedCandidate[] {
+  const defined = definedTerms(index);
+  for (const c of cands) {
+    if (typeof c.value !== 'string') continue;
+    const v = c.value
+      .replace(/^(?:the|this)\s+/i, '')
+      .replace(/[.,;:]+$/, '')
+      .toUpperCase();
+    if (defined.has(v)) c.traits.defined = 1;
+  }
+  return cands;
 }
 
 function located(unit: Passage, from: number, to: number): Located {
@@ -144,6 +175,13 @@ const CAPITAL = /^[A-Z0-9][\p{L}\p{N}.&'’-]*[,.;:)]?$/u;
 /** Runs of capitalised words (names of people, companies, places) inside a unit. */
 function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   const words = wordsOf(index, unit);
+  const boxes = unit.words.map((w) => index.doc.pages[unit.page]!.words[w]!.box);
+  // A name does not run on to the next printed line (a letterhead's name, then its street).
+  const sameLine = (a: number, b: number) => {
+    const x = boxes[a]!;
+    const y = boxes[b]!;
+    return Math.min(x[3], y[3]) - Math.max(x[1], y[1]) > 0.4 * Math.min(x[3] - x[1], y[3] - y[1]);
+  };
   const out: TypedCandidate[] = [];
   let k = 0;
   while (k < words.length) {
@@ -156,6 +194,7 @@ function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       end + 1 < words.length &&
       end - k < 8 &&
       !/[;:)]$/.test(words[end]!) &&
+      sameLine(end, end + 1) &&
       (CAPITAL.test(words[end + 1]!) ||
         (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
     ) {
@@ -238,11 +277,18 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
       break;
     }
   }
-  // Names and whole sentences from the passages most about the question.
-  for (const s of topPassages(index, scores, 10, ['sentence', 'segment', 'line'])) {
-    if (s.passage.kind === 'line') continue;
-    out.push(...nameRuns(index, s.passage));
+  // Names from the passages most about the question, and from the first page, where documents
+  // name who they are from and to.
+  const named = new Set<number>();
+  for (const p of [
+    ...topPassages(index, scores, 10, ['sentence', 'segment']).map((s) => s.passage),
+    ...index.units.filter((u) => u.page === 0).slice(0, 40),
+  ]) {
+    if (named.has(p.id)) continue;
+    named.add(p.id);
+    out.push(...nameRuns(index, p));
   }
+  out.push(...lineCandidates(index));
   for (const s of topPassages(index, scores, 4, ['sentence'])) {
     const p = s.passage;
     if (p.words.length > 60) continue;
@@ -254,11 +300,52 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
       traits: textTraits(p.text),
     });
   }
+  // Identifier-looking tokens anywhere ("account ****8934", "Policy AB-12345").
+  for (const unit of index.units) {
+    const words = wordsOf(index, unit);
+    words.forEach((w, k) => {
+      const m = w.match(ID_TOKEN);
+      if (!m || !/\d/.test(w)) return;
+      const id = m[1]!.replace(/[.,;:]$/, '');
+      if (id.length < 3 || LOOKS_LIKE_DATE.test(id) || MONEY_TEXT.test(w)) return;
+      out.push({
+        source: 'identifier',
+        at: located(unit, k, k),
+        value: id,
+        text: id,
+        traits: textTraits(id),
+      });
+    });
+  }
   // Typed spans, quoted as written.
   for (const c of dateCandidates(index)) out.push(typedText(c));
   for (const c of durationCandidates(index)) out.push(typedText(c));
   for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
   return dedupe(out);
+}
+
+/** Every short printed line (titles, subject lines, addressees), where its words lie in one unit. */
+function lineCandidates(index: DocIndex): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  const unitOf = new Map<string, Passage>();
+  for (const u of index.units) for (const w of u.words) unitOf.set(`${u.page}:${w}`, u);
+  index.layouts.forEach((layout, page) => {
+    for (const line of layout.lines.slice(0, 80)) {
+      if (line.words.length > 10) continue;
+      const unit = unitOf.get(`${page}:${line.words[0]}`);
+      if (!unit) continue;
+      const from = unit.words.indexOf(line.words[0]!);
+      const to = unit.words.indexOf(line.words[line.words.length - 1]!);
+      if (from < 0 || to < from || to - from + 1 !== line.words.length) continue;
+      const text = wordsOf(index, unit)
+        .slice(from, to + 1)
+        .join(' ')
+        .replace(/[\s:;,]+$/, '');
+      if (!/\p{L}/u.test(text)) continue;
+      out.push({ source: 'line', at: located(unit, from, to), value: text, text, traits: textTraits(text) });
+    }
+  });
+  return out;
 }
 
 function typedText<T>(c: Candidate<T>): TypedCandidate {
@@ -409,20 +496,36 @@ function findWords(words: string[], item: string): [number, number] | null {
 /** Clauses a yes/no answer can rest on: every sentence, cell and form line. */
 function clauseCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
   const out: TypedCandidate[] = [];
-  for (const s of topPassages(index, scores, 12, ['sentence', 'segment', 'line'])) {
-    const p = s.passage;
+  const seen = new Set<number>();
+  // Prompt words as written (not stemmed), to spot them inside other words ("unpaid", "non-refundable").
+  const promptWords = (query.prompt.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) =>
+    query.weights.has(stem(w)),
+  );
+  const short = index.passages.filter((p) => p.words.length <= 15);
+  for (const p of [
+    ...topPassages(index, scores, 30, ['sentence', 'segment', 'line']).map((s) => s.passage),
+    ...short,
+  ]) {
+    if (seen.has(p.id) || out.length >= 250) continue;
+    seen.add(p.id);
     const text = p.text;
-    const checked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■)\s*(yes|no|true|false)\b/i.exec(text);
+    const lower = text.toLowerCase();
+    const checked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■|(?:^|\s)X)\s+(yes|no|true|false)\b/i.exec(text);
+    const inside = promptWords.some((w) =>
+      new RegExp(`\\p{L}${w}|${w.slice(0, -1)}\\p{L}{2,}`, 'u').test(lower),
+    );
+    const negPrefix = promptWords.some((w) => new RegExp(`\\b(?:un|non-?|in|dis)${w}`, 'u').test(lower));
     out.push({
       source: 'clause',
       at: located(p, 0, p.words.length - 1),
       value: null,
       text,
       traits: {
-        negation: NEGATION.test(text) !== query.negated ? 1 : 0,
+        negation: (NEGATION.test(text) || negPrefix) !== query.negated ? 1 : 0,
         checkedYes: checked && /yes|true/i.test(checked[1]!) ? 1 : 0,
         checkedNo: checked && /no|false/i.test(checked[1]!) ? 1 : 0,
         long: clip(p.words.length / 40),
+        valueFound: inside ? 1 : 0,
       },
     });
   }
@@ -486,7 +589,7 @@ export function typedCandidates(
 ): TypedCandidate[] {
   switch (groupOf(type)) {
     case 'text':
-      return textCandidates(index, query, scores);
+      return markDefined(index, textCandidates(index, query, scores));
     case 'number':
       return numberCands(index, query);
     case 'date':
@@ -494,7 +597,7 @@ export function typedCandidates(
     case 'categorical':
       return categoryCands(index, config?.categories ?? []);
     case 'list':
-      return listCands(index, query, scores);
+      return markDefined(index, listCands(index, query, scores));
     case 'boolean':
       return clauseCands(index, query, scores);
     case 'image':
