@@ -2,6 +2,7 @@ import { contentStems } from '../text/tokenize.ts';
 import type { DocIndex } from './doc-index.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
+import { relatedStems } from './synonyms.ts';
 import { SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
 
 /**
@@ -23,6 +24,8 @@ export interface ScoringContext {
   medianHeight: number[];
   pageCount: number;
   evidence: Map<string, [Evidence, Evidence]>;
+  /** Lexicon relatives of the words the prompt rules out. */
+  excludedRelated: Set<string>;
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -45,6 +48,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     medianHeight,
     pageCount: index.doc.pages.length,
     evidence: new Map(),
+    excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
   };
 }
 
@@ -114,6 +118,7 @@ export const FEATURES: readonly string[] = [
   'labelAboveExact',
   'labelPrefixExact',
   'otherLabel',
+  'excludedLabel',
   'nearColon',
   ...SOURCES.map((s) => `source:${s}`),
   ...TRAITS.map((t) => `trait:${t}`),
@@ -137,12 +142,7 @@ export const FEATURES: readonly string[] = [
   'picture:onPage',
   ...Array.from({ length: PROMPT_BUCKETS }, (_, b) => PICTURE_PLACES.map((p) => `prompt${b}*${p}`)).flat(),
 ];
-const AT = new Map(FEATURES.map((f, i) => [f, i]));
-const indexOf = (name: string): number => {
-  const i = AT.get(name);
-  if (i === undefined) throw new Error(`unknown feature ${name}`);
-  return i;
-};
+const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
 
 const clip = (x: number, lo = 0, hi = 1) => Math.max(lo, Math.min(hi, x));
@@ -192,7 +192,7 @@ export function featuresOf(
 ): Float64Array {
   const x = new Float64Array(FEATURE_COUNT);
   const set = (name: string, v: number) => {
-    x[indexOf(name)] = v;
+    x[AT[name]!] = v;
   };
   const { index, query } = ctx;
   const [e, ex] = evidencePair(ctx, c);
@@ -248,6 +248,13 @@ export function featuresOf(
   // A label next to the value that names something else: the value answers another question.
   set('otherLabel', e.nearText && /[:#]$/.test(e.nearText.trim()) && e.label === 0 ? 1 : 0);
   set('nearColon', /[:#]$/.test(e.nearText.trim()) ? 1 : 0);
+  // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
+  if (query.excluded.size && e.nearText) {
+    set(
+      'excludedLabel',
+      contentStems(e.nearText).some((s) => query.excluded.has(s) || ctx.excludedRelated.has(s)) ? 1 : 0,
+    );
+  }
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);
   set(`kind:${query.kind}`, 1);
@@ -283,7 +290,7 @@ export function featuresOf(
     };
     for (const s of query.terms) {
       const k = bucket(s);
-      for (const p of PICTURE_PLACES) if (places[p]) x[AT.get(`prompt${k}*${p}`)!] = 1;
+      for (const p of PICTURE_PLACES) if (places[p]) x[AT[`prompt${k}*${p}`]!] = 1;
     }
   }
   return x;

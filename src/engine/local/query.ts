@@ -16,6 +16,8 @@ export interface Query {
   /** What shape of answer the question's own wording asks for. */
   kind: AnswerKind;
   negated: boolean;
+  /** Stems the prompt rules out ("the seller, not the customer"): a value labelled so is not it. */
+  excluded: Set<string>;
 }
 
 export const RELATED_WEIGHT = 0.35;
@@ -28,12 +30,18 @@ export function analyzeQuery(prompt: string): Query {
     .replace(/\((?:e\.g\.|for example|eg)[^)]*\)/g, ' ')
     .replace(/\bleave (?:it )?(?:empty|blank)[^.?]*[.?]?/g, ' ')
     .replace(/\byyyy-mm-dd\b/g, ' ');
+  // "not the customer", "other than the buyer": words that name what is NOT asked.
+  const excluded = new Set<string>();
+  const ruledOut =
+    /\b(?:not|other than|rather than|except|excluding|instead of)\s+(?:the|a|an|any|its)\s+([a-z]+(?:\s+[a-z]+)?)/g;
+  for (const m of core.matchAll(ruledOut)) for (const s of contentStems(m[1]!)) excluded.add(s);
   // Words in parentheses clarify the question; the words outside it name what is asked.
   const head = core.replace(/\([^)]*\)/g, ' ');
-  const terms = contentStems(head);
+  const terms = [...contentStems(head)];
   const weights = new Map<string, number>();
   for (const t of contentStems(core)) weights.set(t, 0.8);
   for (const t of terms) weights.set(t, 1);
+  for (const t of excluded) if (!terms.includes(t)) weights.delete(t);
   for (const t of terms) {
     for (const s of relatedStems(t)) if (!weights.has(s)) weights.set(s, RELATED_WEIGHT);
   }
@@ -67,7 +75,8 @@ export function analyzeQuery(prompt: string): Query {
     rangeEnd,
     unit: unitWord as Query['unit'],
     kind,
-    negated: /\b(not|never|without)\b/.test(core),
+    negated: /\b(not|never|without)\b/.test(core.replace(ruledOut, ' ')),
+    excluded,
   };
 }
 

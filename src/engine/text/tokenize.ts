@@ -35,8 +35,20 @@ export function rawTokens(text: string): string[] {
   return text.toLowerCase().match(/[a-z0-9]+(?:['’][a-z]+)?|#/g) ?? [];
 }
 
-/** Stemmed content tokens of a text, stopwords dropped. */
+const stemsCache = new Map<string, string[]>();
+
+/** Stemmed content tokens of a text, stopwords dropped (memoised: labels and cells recur). */
 export function contentStems(text: string): string[] {
+  let hit = stemsCache.get(text);
+  if (hit === undefined) {
+    hit = computeContentStems(text);
+    if (stemsCache.size > 50_000) stemsCache.clear();
+    stemsCache.set(text, hit);
+  }
+  return hit;
+}
+
+function computeContentStems(text: string): string[] {
   const out: string[] = [];
   for (const t of rawTokens(text)) {
     const w = t.replace(/['’]s$/, '');

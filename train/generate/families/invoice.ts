@@ -329,13 +329,25 @@ async function generate(seed: number) {
   );
   q.text(
     'seller',
-    ['Who issued this invoice?', 'Name of the seller', 'Which company is billing?', 'Supplier name'],
+    [
+      'Who issued this invoice?',
+      'Name of the seller',
+      'Which company is billing?',
+      'Supplier name',
+      'Which company issued this invoice (the seller, not the customer)?',
+    ],
     seller,
     at.seller,
   );
   q.text(
     'buyer',
-    ['Who is the invoice addressed to?', 'Customer name', 'Which company is being billed?', 'Bill-to party'],
+    [
+      'Who is the invoice addressed to?',
+      'Customer name',
+      'Which company is being billed?',
+      'Bill-to party',
+      'Who is billed (the customer, not the seller)?',
+    ],
     buyer,
     at.buyer,
   );

@@ -299,7 +299,12 @@ async function generate(seed: number) {
   const q = new Questions();
   q.text(
     'employee_name',
-    ['Who is this payslip for?', 'Employee name', 'Name of the employee being paid'],
+    [
+      'Who is this payslip for?',
+      'Employee name',
+      'Name of the employee being paid',
+      'Which person is paid (the employee, not the employer)?',
+    ],
     employee,
     at.employee,
   );

@@ -280,13 +280,24 @@ async function generate(seed: number) {
   );
   q.text(
     'ordering_company',
-    ['Which company placed this order?', 'Buyer', 'Who is purchasing?', 'Name of the ordering organisation'],
+    [
+      'Which company placed this order?',
+      'Buyer',
+      'Who is purchasing?',
+      'Name of the ordering organisation',
+      'Who is the buyer, not the vendor?',
+    ],
     buyer,
     at.buyer,
   );
   q.text(
     'vendor_name',
-    ['Who is the supplier?', 'Vendor', 'Which company is the order placed with?'],
+    [
+      'Who is the supplier?',
+      'Vendor',
+      'Which company is the order placed with?',
+      'Which company supplies the goods (not the buyer)?',
+    ],
     vendor,
     at.vendor,
   );
