@@ -16,6 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OutputType } from '../src/domain/columns.ts';
 import { createLocalEngine } from '../src/engine/local/engine.ts';
+import { scorerSetting } from './scorer-setting.ts';
 import type { EngineAnswer, EngineColumn, EnginePage, EngineSubject } from '../src/engine/types.ts';
 import { loadEnginePages } from '../src/infra/repos/engine-pages.ts';
 import { makeTextPdf } from '../test/fixtures/pdf.ts';
@@ -244,7 +245,7 @@ const rate = (n: number, t: number) => (n / (t / 1000)).toFixed(0);
 
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'folio-bench-engine-'));
 const h = await startHarness({ DATA_DIR: dataDir }, { worker: true });
-const engine = createLocalEngine();
+const engine = createLocalEngine(scorerSetting());
 try {
   const ws = await h.workspace({ tier: 'gold', credits: 10_000_000, spendCap: null });
 

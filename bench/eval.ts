@@ -40,6 +40,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLocalEngine } from '../src/engine/local/engine.ts';
+import { scorerSetting } from './scorer-setting.ts';
 import type {
   AnswerEngine,
   EngineAnswer,
@@ -440,7 +441,7 @@ if (sets.length === 0) {
 }
 const dataDir = mkdtempSync(path.join(os.tmpdir(), 'folio-eval-'));
 const h = await startHarness({ DATA_DIR: dataDir }, { worker: true });
-const localEngine = createLocalEngine();
+const localEngine = createLocalEngine(scorerSetting());
 const outcomes: SetOutcome[] = [];
 try {
   const ws = await h.workspace({ tier: 'gold', credits: 100_000_000, spendCap: null });

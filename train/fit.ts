@@ -10,7 +10,9 @@ import {
   polarityInputs,
   valueFoundFor,
 } from '../src/engine/local/answer-document.ts';
-import { FEATURE_COUNT, FEATURES } from '../src/engine/local/features.ts';
+import { type Associations, AssociationCounter } from '../src/engine/local/associations.ts';
+import { FEATURE_COUNT, FEATURES, fillAssociations } from '../src/engine/local/features.ts';
+import { nearbyOf } from '../src/engine/local/nearby.ts';
 import {
   type GroupModel,
   type Logistic,
@@ -25,7 +27,7 @@ import {
 import { analyzeQuery } from '../src/engine/local/query.ts';
 import type { Group, TypedCandidate } from '../src/engine/local/typed-candidates.ts';
 import type { Example } from './examples.ts';
-import { fitBoosted } from './gbdt.ts';
+import { DEFAULT_BOOST, fitBoosted } from './gbdt.ts';
 import { hashSeed } from './generate/rng.ts';
 import type { GoldAnswer, RegionAnswer } from './generate/types.ts';
 
@@ -230,11 +232,18 @@ export function prepare(examples: Example[], scaffold: ScorerModel, holdoutShare
 
 const NEGATIVES_PER_EXAMPLE = 40;
 
-function rowsOf(prepared: Prepared[], group: Group): Rows {
+/**
+ * Training rows of one group: every positive candidate, and negatives chosen per example. With a
+ * guide model the negatives are mostly the ones it ranks highest (hard negatives: the other
+ * company name, the other date), which is what a ranker must learn to tell apart; examples whose
+ * document does not state the value contribute negatives too, so "no answer" is learned.
+ */
+function rowsOf(prepared: Prepared[], group: Group, guide?: Scorer): Rows {
   const rows: Rows = { x: [], y: [] };
   for (const p of prepared) {
     if (p.group !== group || p.holdout) continue;
-    if (!p.positives.some(Boolean)) continue;
+    const stated = p.positives.some(Boolean);
+    if (!stated && !isNullGold(p.ex.gold)) continue;
     const negatives: number[] = [];
     p.positives.forEach((pos, i) => {
       if (pos) {
@@ -242,15 +251,24 @@ function rowsOf(prepared: Prepared[], group: Group): Rows {
         rows.y.push(1);
       } else negatives.push(i);
     });
-    // A fixed, id-derived sample of the negatives keeps the data set small and reproducible.
-    negatives
+    const budget = stated ? NEGATIVES_PER_EXAMPLE : NEGATIVES_PER_EXAMPLE / 2;
+    // A fixed, id-derived order keeps the sample reproducible.
+    const shuffled = negatives
       .map((i) => ({ i, h: hashSeed(p.ex.docId, p.ex.column.prompt, i) }))
       .sort((a, b) => a.h - b.h)
-      .slice(0, NEGATIVES_PER_EXAMPLE)
-      .forEach(({ i }) => {
-        rows.x.push(Float32Array.from(p.e.scored[i]!.x));
-        rows.y.push(0);
-      });
+      .map(({ i }) => i);
+    let chosen = shuffled.slice(0, budget);
+    if (guide) {
+      const hard = [...negatives]
+        .sort((a, b) => probability(guide, p.e.scored[b]!.x) - probability(guide, p.e.scored[a]!.x))
+        .slice(0, Math.round(budget * 0.75));
+      const taken = new Set(hard);
+      chosen = [...hard, ...shuffled.filter((i) => !taken.has(i)).slice(0, budget - hard.length)];
+    }
+    for (const i of chosen) {
+      rows.x.push(Float32Array.from(p.e.scored[i]!.x));
+      rows.y.push(0);
+    }
   }
   return rows;
 }
@@ -328,6 +346,39 @@ export interface FitReport {
   seconds: number;
 }
 
+/**
+ * Learns the prompt-word → label-word associations and fills their feature slots. Training
+ * examples get them out of fold (from the other half of the documents), so the scorer learns
+ * how far to trust an association on documents it did not come from; held-out examples get
+ * the table the model will ship with.
+ */
+function learnAssociations(prepared: Prepared[]): Associations {
+  const folds = [new AssociationCounter(), new AssociationCounter()];
+  const all = new AssociationCounter();
+  const foldOf = (p: Prepared) => hashSeed('fold', p.ex.docId) % 2;
+  for (const p of prepared) {
+    if (p.holdout) continue;
+    const order = p.e.scored
+      .map((_, i) => ({ i, h: hashSeed(p.ex.docId, p.ex.column.prompt, 'assoc', i) }))
+      .sort((a, b) => a.h - b.h);
+    const chosen = [...p.positives.flatMap((pos, i) => (pos ? [i] : [])), ...order.filter(({ i }) => !p.positives[i]).slice(0, 60).map(({ i }) => i)];
+    for (const i of chosen) {
+      const s = p.e.scored[i]!;
+      const near = nearbyOf(p.e.ctx.index, s.cand.picture?.captionAt ?? s.cand.at);
+      const labels = [near.left, near.above];
+      folds[foldOf(p)]!.add(p.e.ctx.query.terms, labels, p.positives[i]!);
+      all.add(p.e.ctx.query.terms, labels, p.positives[i]!);
+    }
+  }
+  const tables = folds.map((f) => f.table());
+  const final = all.table();
+  for (const p of prepared) {
+    const table = p.holdout ? final : tables[1 - foldOf(p)];
+    for (const s of p.e.scored) fillAssociations(s.x, table, p.e.ctx.index, p.e.ctx.query, s.cand);
+  }
+  return final;
+}
+
 export type Learner = 'boosted' | 'logistic';
 
 export function fitModel(
@@ -336,17 +387,21 @@ export function fitModel(
   learner: Learner = 'boosted',
 ): { model: ScorerModel; report: FitReport } {
   const started = performance.now();
+  const associations = learnAssociations(prepared);
   const groups = {} as Record<Group, GroupModel>;
   const rowCounts: Record<string, number> = {};
   for (const g of GROUPS) {
-    const rows = rowsOf(prepared, g);
-    rowCounts[g] = rows.x.length;
-    const lr: Scorer =
-      rows.x.length <= 20
+    const fit = (r: Rows, rounds?: number): Scorer =>
+      r.x.length <= 20
         ? scaffold.groups[g]
         : learner === 'boosted'
-          ? fitBoosted(rows.x, rows.y, FEATURE_COUNT)
-          : fitLogistic(rows, FEATURE_COUNT);
+          ? fitBoosted(r.x, r.y, FEATURE_COUNT, rounds ? { ...DEFAULT_BOOST, rounds } : DEFAULT_BOOST)
+          : fitLogistic(r, FEATURE_COUNT);
+    // A first, shorter fit on random negatives guides the choice of hard negatives for the real one.
+    const guide = fit(rowsOf(prepared, g), 40);
+    const rows = rowsOf(prepared, g, guide);
+    rowCounts[g] = rows.x.length;
+    const lr = fit(rows);
     const all = outcomes(prepared, g, lr);
     // Threshold and calibration from held-out documents when there are enough of them.
     const held = all.filter((o) => o.holdout);
@@ -364,7 +419,7 @@ export function fitModel(
     const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));
     groups[g] = { ...lr, threshold, answered, unanswered };
   }
-  const draft: ScorerModel = { ...scaffold, features: [...FEATURES], groups };
+  const draft: ScorerModel = { ...scaffold, features: [...FEATURES], groups, associations };
   // Yes/no: the clause the boolean scorer ranks first, and whether the true answer is yes.
   const polarityRows: Rows = { x: [], y: [] };
   for (const p of prepared) {

@@ -1,7 +1,14 @@
 import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { indexFor } from './doc-index.ts';
-import { featuresOf, type ScoringContext, scoringContext, valueCounts, valueKey } from './features.ts';
+import {
+  featuresOf,
+  fillAssociations,
+  type ScoringContext,
+  scoringContext,
+  valueCounts,
+  valueKey,
+} from './features.ts';
 import { calibrate, probability, type ScorerModel } from './model.ts';
 import { analyzeQuery, type Query } from './query.ts';
 import { topPassages } from './retrieval.ts';
@@ -55,6 +62,7 @@ export function examine(
   const m = model.groups[group];
   const scored = cands.map((cand) => {
     const x = featuresOf(ctx, cand, counts);
+    fillAssociations(x, model.associations, index, query, cand);
     return { cand, x, p: probability(m, x) };
   });
   scored.sort((a, b) => b.p - a.p);

@@ -1,5 +1,7 @@
 import { contentStems } from '../text/tokenize.ts';
 import type { DocIndex } from './doc-index.ts';
+import { type Associations, associationScore } from './associations.ts';
+import { nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { relatedStems } from './synonyms.ts';
@@ -119,6 +121,13 @@ export const FEATURES: readonly string[] = [
   'labelPrefixExact',
   'otherLabel',
   'excludedLabel',
+  'geoLeft',
+  'geoAbove',
+  'geoLeftExact',
+  'geoAboveExact',
+  'assocLeft',
+  'assocAbove',
+  'assocMax',
   'nearColon',
   ...SOURCES.map((s) => `source:${s}`),
   ...TRAITS.map((t) => `trait:${t}`),
@@ -185,6 +194,26 @@ function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
   return hit;
 }
 
+const ASSOC_LEFT = FEATURES.indexOf('assocLeft');
+const ASSOC_ABOVE = FEATURES.indexOf('assocAbove');
+const ASSOC_MAX = FEATURES.indexOf('assocMax');
+
+/** Fills the learned word-association slots (they depend on the trained table, not only the page). */
+export function fillAssociations(
+  x: Float64Array | Float32Array,
+  table: Associations | undefined,
+  index: DocIndex,
+  query: Query,
+  c: TypedCandidate,
+): void {
+  const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
+  const left = associationScore(table, query.terms, near.left);
+  const above = associationScore(table, query.terms, near.above);
+  x[ASSOC_LEFT] = left;
+  x[ASSOC_ABOVE] = above;
+  x[ASSOC_MAX] = Math.max(left, above);
+}
+
 export function featuresOf(
   ctx: ScoringContext,
   c: TypedCandidate,
@@ -248,6 +277,11 @@ export function featuresOf(
   // A label next to the value that names something else: the value answers another question.
   set('otherLabel', e.nearText && /[:#]$/.test(e.nearText.trim()) && e.label === 0 ? 1 : 0);
   set('nearColon', /[:#]$/.test(e.nearText.trim()) ? 1 : 0);
+  const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
+  set('geoLeft', labelScore(near.left, query));
+  set('geoAbove', labelScore(near.above, query));
+  set('geoLeftExact', labelScore(near.left, ctx.exact));
+  set('geoAboveExact', labelScore(near.above, ctx.exact));
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
     set(

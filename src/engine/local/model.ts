@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { Associations } from './associations.ts';
 import { FEATURES } from './features.ts';
 import type { Group } from './typed-candidates.ts';
 
@@ -50,6 +51,8 @@ export interface ScorerModel {
   /** Yes/no from the clause the answer rests on: features named in `polarityFeatures`. */
   polarity: Logistic;
   polarityFeatures: string[];
+  /** Learned prompt-word → label-word associations (associations.ts). */
+  associations?: Associations;
   trainedOn?: Record<string, unknown>;
 }
 
