@@ -16,12 +16,12 @@ import os from 'node:os';
 import path from 'node:path';
 import type { OutputType } from '../src/domain/columns.ts';
 import { createLocalEngine } from '../src/engine/local/engine.ts';
-import { scorerSetting } from './scorer-setting.ts';
 import type { EngineAnswer, EngineColumn, EnginePage, EngineSubject } from '../src/engine/types.ts';
 import { loadEnginePages } from '../src/infra/repos/engine-pages.ts';
 import { makeTextPdf } from '../test/fixtures/pdf.ts';
 import { startHarness } from '../test/helpers/harness.ts';
 import { type FieldSpec, type LabelRow, scoreValue } from './eval/score.ts';
+import { scorerSetting } from './scorer-setting.ts';
 
 const DOCS = 20;
 const PAGES = 10;

@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { evaluate } from '../train/evaluate.ts';
 import { type Example, examplesOfCorpus, examplesOfGenerated } from '../train/examples.ts';
 import { fitModel, prepare, scaffoldModel } from '../train/fit.ts';
+import { fixtureExamples } from '../train/fixture-examples.ts';
 import { FAMILIES } from '../train/generate/families/index.ts';
 import { generatedDocs, generatedExamples } from '../train/generated-examples.ts';
 import { expectedCalibrationError, fieldFamilyTables, type ScoredCell } from './eval/metrics.ts';
@@ -38,7 +39,8 @@ const trainExamples = await generatedExamples('train', Number(args.train));
 const corpus: Example[] = existsSync(path.join(CORPUS, 'dev/labels.jsonl'))
   ? await examplesOfCorpus(path.join(CORPUS, 'dev'), path.join(CORPUS, 'fields.json'))
   : [];
-const prepared = prepare([...trainExamples, ...corpus], scaffold);
+const fixtures = await fixtureExamples('train', Number(args.train));
+const prepared = prepare([...trainExamples, ...fixtures, ...corpus], scaffold);
 console.log(
   `lofo: ${trainExamples.length} generated + ${corpus.length} corpus training examples prepared in ${((performance.now() - t0) / 1000).toFixed(0)} s`,
 );

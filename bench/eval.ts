@@ -40,7 +40,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createLocalEngine } from '../src/engine/local/engine.ts';
-import { scorerSetting } from './scorer-setting.ts';
 import type {
   AnswerEngine,
   EngineAnswer,
@@ -63,6 +62,7 @@ import {
   scoreValue,
 } from './eval/score.ts';
 import { checkTargets, describeCheck, type TargetCheck } from './eval/targets.ts';
+import { scorerSetting } from './scorer-setting.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CORPUS = path.resolve(REPO, '../shared/corpus/extraction');

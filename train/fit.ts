@@ -5,14 +5,15 @@
  * yes/no polarity model. Deterministic: examples are split and sampled by hashed ids.
  */
 import {
+  ANSWERABLE_FEATURES,
+  answerInputs,
   type Examined,
   examine,
   polarityInputs,
   valueFoundFor,
 } from '../src/engine/local/answer-document.ts';
-import { type Associations, AssociationCounter } from '../src/engine/local/associations.ts';
-import { FEATURE_COUNT, FEATURES, fillAssociations } from '../src/engine/local/features.ts';
-import { nearbyOf } from '../src/engine/local/nearby.ts';
+import { AssociationCounter, type Associations } from '../src/engine/local/associations.ts';
+import { FEATURE_COUNT, FEATURES, fillAssociations, pictureWords } from '../src/engine/local/features.ts';
 import {
   type GroupModel,
   type Logistic,
@@ -24,6 +25,7 @@ import {
   type ScorerModel,
   sigmoid,
 } from '../src/engine/local/model.ts';
+import { nearbyOf } from '../src/engine/local/nearby.ts';
 import { analyzeQuery } from '../src/engine/local/query.ts';
 import type { Group, TypedCandidate } from '../src/engine/local/typed-candidates.ts';
 import type { Example } from './examples.ts';
@@ -289,8 +291,10 @@ function outcomes(prepared: Prepared[], group: Group, m: Scorer) {
           best = i;
         }
       });
+      const ranked = p.e.scored.map((s) => ({ p: probability(m, s.x), x: s.x })).sort((a, b) => b.p - a.p);
       return {
         p: bestP,
+        inputs: answerInputs(ranked),
         topRight: best >= 0 && p.positives[best]!,
         nullGold: isNullGold(p.ex.gold),
         holdout: p.holdout,
@@ -353,28 +357,48 @@ export interface FitReport {
  * the table the model will ship with.
  */
 function learnAssociations(prepared: Prepared[]): Associations {
-  const folds = [new AssociationCounter(), new AssociationCounter()];
-  const all = new AssociationCounter();
+  // Per answer group, so each has its own base rate (a third of pictures are right, few words are).
+  const counters = new Map<Group, { folds: AssociationCounter[]; all: AssociationCounter }>();
+  const counterOf = (g: Group) => {
+    let c = counters.get(g);
+    if (!c) {
+      c = { folds: [new AssociationCounter(), new AssociationCounter()], all: new AssociationCounter() };
+      counters.set(g, c);
+    }
+    return c;
+  };
   const foldOf = (p: Prepared) => hashSeed('fold', p.ex.docId) % 2;
   for (const p of prepared) {
     if (p.holdout) continue;
     const order = p.e.scored
       .map((_, i) => ({ i, h: hashSeed(p.ex.docId, p.ex.column.prompt, 'assoc', i) }))
       .sort((a, b) => a.h - b.h);
-    const chosen = [...p.positives.flatMap((pos, i) => (pos ? [i] : [])), ...order.filter(({ i }) => !p.positives[i]).slice(0, 60).map(({ i }) => i)];
+    const chosen = [
+      ...p.positives.flatMap((pos, i) => (pos ? [i] : [])),
+      ...order
+        .filter(({ i }) => !p.positives[i])
+        .slice(0, 60)
+        .map(({ i }) => i),
+    ];
     for (const i of chosen) {
       const s = p.e.scored[i]!;
       const near = nearbyOf(p.e.ctx.index, s.cand.picture?.captionAt ?? s.cand.at);
-      const labels = [near.left, near.above];
-      folds[foldOf(p)]!.add(p.e.ctx.query.terms, labels, p.positives[i]!);
-      all.add(p.e.ctx.query.terms, labels, p.positives[i]!);
+      const labels = [near.left, near.above, near.heading, pictureWords(p.e.ctx.index, s.cand)];
+      const c = counterOf(p.group);
+      c.folds[foldOf(p)]!.add(p.e.ctx.query.terms, labels, p.positives[i]!);
+      c.all.add(p.e.ctx.query.terms, labels, p.positives[i]!);
     }
   }
-  const tables = folds.map((f) => f.table());
-  const final = all.table();
+  const tables: Associations[] = [{}, {}];
+  const final: Associations = {};
+  for (const [g, c] of [...counters].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    Object.assign(tables[0]!, c.folds[0]!.table(g));
+    Object.assign(tables[1]!, c.folds[1]!.table(g));
+    Object.assign(final, c.all.table(g));
+  }
   for (const p of prepared) {
     const table = p.holdout ? final : tables[1 - foldOf(p)];
-    for (const s of p.e.scored) fillAssociations(s.x, table, p.e.ctx.index, p.e.ctx.query, s.cand);
+    for (const s of p.e.scored) fillAssociations(s.x, table, p.e.ctx.index, p.e.ctx.query, s.cand, p.group);
   }
   return final;
 }
@@ -403,6 +427,19 @@ export function fitModel(
     rowCounts[g] = rows.x.length;
     const lr = fit(rows);
     const all = outcomes(prepared, g, lr);
+    // Single-value groups decide "stated or not" from the whole ranking, learned on training documents.
+    let answerable: Logistic | undefined;
+    if (g === 'text' || g === 'number' || g === 'date' || g === 'categorical') {
+      const train = all.filter((o) => !o.holdout && (o.topRight || o.nullGold));
+      if (train.length > 30 && train.some((o) => o.nullGold) && train.some((o) => o.topRight)) {
+        answerable = fitLogistic(
+          { x: train.map((o) => Float32Array.from(o.inputs)), y: train.map((o) => (o.topRight ? 1 : 0)) },
+          ANSWERABLE_FEATURES.length,
+          { l2: 1e-2 },
+        );
+        for (const o of all) o.p = probability(answerable, o.inputs);
+      }
+    }
     // Threshold and calibration from held-out documents when there are enough of them.
     const held = all.filter((o) => o.holdout);
     const tune = held.length >= 30 ? held : all;
@@ -417,7 +454,9 @@ export function fitModel(
           : bestThreshold(tune);
     const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
     const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));
-    groups[g] = { ...lr, threshold, answered, unanswered };
+    groups[g] = answerable
+      ? { ...lr, threshold, answered, unanswered, answerable }
+      : { ...lr, threshold, answered, unanswered };
   }
   const draft: ScorerModel = { ...scaffold, features: [...FEATURES], groups, associations };
   // Yes/no: the clause the boolean scorer ranks first, and whether the true answer is yes.

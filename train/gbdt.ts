@@ -19,7 +19,7 @@ export interface BoostOptions {
 }
 
 export const DEFAULT_BOOST: BoostOptions = {
-  rounds: 150,
+  rounds: 120,
   depth: 4,
   learningRate: 0.1,
   bins: 32,

@@ -30,6 +30,10 @@ if (!args['no-generated']) {
   const { generatedExamples } = await import('./generated-examples.ts');
   examples.push(...(await generatedExamples('train', Number(args.docs))));
 }
+if (!args['no-generated']) {
+  const { fixtureExamples } = await import('./fixture-examples.ts');
+  examples.push(...(await fixtureExamples('train', Number(args.docs))));
+}
 const genCount = examples.length;
 const devDir = path.join(CORPUS, 'dev');
 if (!args['no-corpus'] && existsSync(path.join(devDir, 'labels.jsonl'))) {

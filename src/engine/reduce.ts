@@ -62,10 +62,13 @@ export function reduce(column: EngineColumn, perDoc: PerDocument[]): EngineAnswe
     const best = [...found].sort((a, b) => (b.confidence ?? 0) - (a.confidence ?? 0))[0];
     const value =
       type === 'image' ? (best && Array.isArray(best.value) ? best.value.slice(0, 1) : []) : regions;
+    // Each region cites its page (2.4: citations for each succeeded answer).
+    const citations =
+      type === 'image' ? (best?.citations.slice(0, 1) ?? []) : found.flatMap((d) => d.citations);
     return {
       status: 'SUCCESS',
       value,
-      citations: [],
+      citations,
       confidence: mean(found.map((d) => d.confidence ?? 0)),
       facts,
     };

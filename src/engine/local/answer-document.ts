@@ -2,6 +2,7 @@ import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { indexFor } from './doc-index.ts';
 import {
+  FEATURES,
   featuresOf,
   fillAssociations,
   type ScoringContext,
@@ -9,7 +10,7 @@ import {
   valueCounts,
   valueKey,
 } from './features.ts';
-import { calibrate, probability, type ScorerModel } from './model.ts';
+import { calibrate, logit, probability, type ScorerModel } from './model.ts';
 import { analyzeQuery, type Query } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
@@ -62,7 +63,7 @@ export function examine(
   const m = model.groups[group];
   const scored = cands.map((cand) => {
     const x = featuresOf(ctx, cand, counts);
-    fillAssociations(x, model.associations, index, query, cand);
+    fillAssociations(x, model.associations, index, query, cand, group);
     return { cand, x, p: probability(m, x) };
   });
   scored.sort((a, b) => b.p - a.p);
@@ -79,6 +80,52 @@ function pagesToRead(ctx: ScoringContext): Set<number> {
   for (const p of ctx.index.passages) best[p.page] = Math.max(best[p.page]!, ctx.scores[p.id]!);
   const ranked = best.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
   return new Set([0, ...ranked.slice(0, PAGES_READ).map((r) => r.i)]);
+}
+
+export const ANSWERABLE_FEATURES = [
+  'pTop',
+  'pSecond',
+  'margin',
+  'logitTop',
+  'labelExact',
+  'geoLeftExact',
+  'geoAboveExact',
+  'geoHeadingExact',
+  'relExact',
+  'assocMax',
+  'confident',
+  'candidates',
+] as const;
+
+const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
+
+/** What the answerability model reads of one ranking (scored sorted by probability, best first). */
+export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> }[]): number[] {
+  const top = scored[0];
+  if (!top) return ANSWERABLE_FEATURES.map(() => 0);
+  const second = scored[1]?.p ?? 0;
+  const f = (name: string) => top.x[AT[name]!] ?? 0;
+  const values: Record<(typeof ANSWERABLE_FEATURES)[number], number> = {
+    pTop: top.p,
+    pSecond: second,
+    margin: top.p - second,
+    logitTop: logit(top.p),
+    labelExact: f('labelExact'),
+    geoLeftExact: f('geoLeftExact'),
+    geoAboveExact: f('geoAboveExact'),
+    geoHeadingExact: f('geoHeadingExact'),
+    relExact: f('relExact'),
+    assocMax: f('assocMax'),
+    confident: Math.min(1, scored.filter((s) => s.p > 0.5).length / 5),
+    candidates: Math.log1p(scored.length) / 7,
+  };
+  return ANSWERABLE_FEATURES.map((k) => values[k]);
+}
+
+/** The probability the answer decision rests on: answerability when learned, else the top's. */
+export function decisionProbability(m: ScorerModel['groups'][Group], scored: readonly Scored[]): number {
+  if (scored.length === 0) return 0;
+  return m.answerable ? probability(m.answerable, answerInputs(scored)) : scored[0]!.p;
 }
 
 /** The features the yes/no polarity model reads, from the clause a yes/no answer rests on. */
@@ -178,12 +225,13 @@ export function answerDocument(
       };
     }
     default: {
-      if (!top || top.p < m.threshold) return empty(type, m, top?.p ?? 0);
+      const decision = decisionProbability(m, e.scored);
+      if (!top || decision < m.threshold) return empty(type, m, decision);
       return {
         status: 'SUCCESS',
         value: { type, value: top.cand.value } as AnswerValue,
         citations: cite(e, top.cand),
-        confidence: round3(calibrate(m.answered, top.p)),
+        confidence: round3(calibrate(m.answered, decision)),
         score: top.p,
         empty: false,
       };

@@ -4,19 +4,63 @@ import { contentStems } from '../text/tokenize.ts';
  * Which label words answer which question words, learned from training documents (`npm run
  * train`): "subject" → "re", "approved" → "approved", "number" → "no". A general association of
  * words, counted over many document families; nothing in it names a field.
- * Key `promptStem|labelStem` → log odds that a value so labelled answers, relative to the base rate.
+ * Key `group|promptStem|labelStem` → log odds that a value so labelled answers, relative to the
+ * base rate of its answer group.
  */
 export type Associations = Record<string, number>;
 
 const clip = (x: number) => Math.max(-3, Math.min(3, x));
 
+/** Sum of the associations between the prompt's words and the words given (a picture's place words). */
+export function associationSum(
+  table: Associations | undefined,
+  group: string,
+  prompt: readonly string[],
+  words: string,
+): number {
+  if (!table || !words) return 0;
+  let sum = 0;
+  for (const l of contentStems(words)) for (const p of prompt) sum += table[`${group}|${p}|${l}`] ?? 0;
+  return Math.max(-6, Math.min(6, sum));
+}
+
+/**
+ * How strongly a label's words answer the prompt: for each prompt word its best association
+ * with a label word, averaged over the prompt's words, so one shared word ("invoice" in both
+ * "who issued this invoice" and "who is the invoice addressed to") cannot decide alone.
+ */
+export function associationMean(
+  table: Associations | undefined,
+  group: string,
+  prompt: readonly string[],
+  label: string,
+): number {
+  if (!table || !label || prompt.length === 0) return 0;
+  const stems = contentStems(label);
+  let sum = 0;
+  for (const p of prompt) {
+    let best = 0;
+    for (const l of stems) {
+      const a = table[`${group}|${p}|${l}`];
+      if (a !== undefined && Math.abs(a) > Math.abs(best)) best = a;
+    }
+    sum += best;
+  }
+  return sum / prompt.length;
+}
+
 /** The strongest association between the prompt's words and a label's words (0 when none known). */
-export function associationScore(table: Associations | undefined, prompt: readonly string[], label: string): number {
+export function associationScore(
+  table: Associations | undefined,
+  group: string,
+  prompt: readonly string[],
+  label: string,
+): number {
   if (!table || !label) return 0;
   let best = 0;
   for (const l of contentStems(label)) {
     for (const p of prompt) {
-      const a = table[`${p}|${l}`];
+      const a = table[`${group}|${p}|${l}`];
       if (a !== undefined && Math.abs(a) > Math.abs(best)) best = a;
     }
   }
@@ -35,10 +79,11 @@ export class AssociationCounter {
     if (right) this.totalPos++;
     else this.totalNeg++;
     const into = right ? this.pos : this.neg;
-    for (const p of new Set(prompt)) for (const l of stems) into.set(`${p}|${l}`, (into.get(`${p}|${l}`) ?? 0) + 1);
+    for (const p of new Set(prompt))
+      for (const l of stems) into.set(`${p}|${l}`, (into.get(`${p}|${l}`) ?? 0) + 1);
   }
 
-  table(minCount = 8): Associations {
+  table(group: string, minCount = 12): Associations {
     const base = (this.totalPos + 1) / (this.totalNeg + 1);
     const out: Associations = {};
     const keys = new Set([...this.pos.keys(), ...this.neg.keys()]);
@@ -47,7 +92,7 @@ export class AssociationCounter {
       const n = this.neg.get(k) ?? 0;
       if (p + n < minCount) continue;
       const a = clip(Math.log((p + 0.5) / (n + 0.5) / base));
-      if (Math.abs(a) >= 0.7) out[k] = Math.round(a * 100) / 100;
+      if (Math.abs(a) >= 0.7) out[`${group}|${k}`] = Math.round(a * 100) / 100;
     }
     return out;
   }

@@ -1,11 +1,11 @@
 import { contentStems } from '../text/tokenize.ts';
+import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
-import { type Associations, associationScore } from './associations.ts';
 import { nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { relatedStems } from './synonyms.ts';
-import { SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
+import { type Group, SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
 
 /**
  * What the scorer sees of one candidate: how the prompt matches the candidate's label,
@@ -125,6 +125,19 @@ export const FEATURES: readonly string[] = [
   'geoAbove',
   'geoLeftExact',
   'geoAboveExact',
+  'geoAboveGap',
+  'geoHeading',
+  'geoHeadingExact',
+  'assocHeading',
+  'assocPlace',
+  'assocLeftMean',
+  'assocAboveMean',
+  'assocHeadingMean',
+  'qWho*orgSuffix',
+  'qWho*personShape',
+  'qCompany*orgSuffix',
+  'qCompany*personShape',
+  'personShape',
   'assocLeft',
   'assocAbove',
   'assocMax',
@@ -197,6 +210,30 @@ function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
 const ASSOC_LEFT = FEATURES.indexOf('assocLeft');
 const ASSOC_ABOVE = FEATURES.indexOf('assocAbove');
 const ASSOC_MAX = FEATURES.indexOf('assocMax');
+const ASSOC_HEADING = FEATURES.indexOf('assocHeading');
+const ASSOC_PLACE = FEATURES.indexOf('assocPlace');
+const ASSOC_LEFT_MEAN = FEATURES.indexOf('assocLeftMean');
+const ASSOC_ABOVE_MEAN = FEATURES.indexOf('assocAboveMean');
+const ASSOC_HEADING_MEAN = FEATURES.indexOf('assocHeadingMean');
+
+/**
+ * Where a picture sits, as words ("placetop placefirstpage placesmall"), so the word associations
+ * learn what prompts ask for pictures there ("logo" → top of the first page).
+ */
+export function pictureWords(index: DocIndex, c: TypedCandidate): string {
+  if (!c.picture) return '';
+  const b = c.picture.box;
+  const n = index.doc.pages.length;
+  const area = (b[2] - b[0]) * (b[3] - b[1]);
+  const words = [
+    b[1] < 0.2 ? 'placetop' : b[1] > 0.6 ? 'placebottom' : 'placemiddle',
+    b[0] > 0.5 ? 'placeright' : 'placeleft',
+    area < 0.02 ? 'placesmall' : area > 0.1 ? 'placelarge' : 'placemedium',
+    c.picture.page === 1 ? 'placefirstpage' : c.picture.page === n ? 'placelastpage' : 'placeinner',
+    c.picture.caption ? 'placecaptioned' : 'placebare',
+  ];
+  return words.join(' ');
+}
 
 /** Fills the learned word-association slots (they depend on the trained table, not only the page). */
 export function fillAssociations(
@@ -205,13 +242,19 @@ export function fillAssociations(
   index: DocIndex,
   query: Query,
   c: TypedCandidate,
+  group: Group,
 ): void {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
-  const left = associationScore(table, query.terms, near.left);
-  const above = associationScore(table, query.terms, near.above);
+  const left = associationScore(table, group, query.terms, near.left);
+  const above = associationScore(table, group, query.terms, near.above);
   x[ASSOC_LEFT] = left;
   x[ASSOC_ABOVE] = above;
   x[ASSOC_MAX] = Math.max(left, above);
+  x[ASSOC_HEADING] = associationScore(table, group, query.terms, near.heading);
+  x[ASSOC_PLACE] = c.picture ? associationSum(table, group, query.terms, pictureWords(index, c)) : 0;
+  x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.terms, near.left);
+  x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.terms, near.above);
+  x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.terms, near.heading);
 }
 
 export function featuresOf(
@@ -282,6 +325,33 @@ export function featuresOf(
   set('geoAbove', labelScore(near.above, query));
   set('geoLeftExact', labelScore(near.left, ctx.exact));
   set('geoAboveExact', labelScore(near.above, ctx.exact));
+  set('geoAboveGap', clip(near.aboveGap / 12));
+  set('geoHeading', labelScore(near.heading, query));
+  set('geoHeadingExact', labelScore(near.heading, ctx.exact));
+  // Two to four capitalised words without a corporate suffix read as a person's name.
+  const person =
+    typeof c.value === 'string' &&
+    /^(?:[\p{Lu}][\p{L}'’.-]+\s){1,3}[\p{Lu}][\p{L}'’.-]+$/u.test(c.value) &&
+    !c.traits.orgSuffix
+      ? 1
+      : 0;
+  set('personShape', person);
+  const asksWho =
+    /\bwho(?:m|se)?\b|\bperson\b|\bname of the (?:employee|tenant|landlord|applicant|recipient|signatory)/i.test(
+      query.prompt,
+    )
+      ? 1
+      : 0;
+  const asksCompany =
+    /\b(?:company|firm|organi[sz]ation|business|corporation|store|shop|bank|provider|supplier|vendor|merchant)\b/i.test(
+      query.prompt,
+    )
+      ? 1
+      : 0;
+  set('qWho*orgSuffix', asksWho * (c.traits.orgSuffix ?? 0));
+  set('qWho*personShape', asksWho * person);
+  set('qCompany*orgSuffix', asksCompany * (c.traits.orgSuffix ?? 0));
+  set('qCompany*personShape', asksCompany * person);
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
     set(

@@ -42,6 +42,12 @@ export type GroupModel = Scorer & {
   answered: Platt;
   /** Calibrates it into P(a null answer is right) when below the threshold. */
   unanswered: Platt;
+  /**
+   * Whether the document states the value at all, from the whole ranking (top probability,
+   * margin, how well the top is labelled); its probability replaces the top candidate's in
+   * the threshold and calibration above. Features named in ANSWERABLE_FEATURES.
+   */
+  answerable?: Logistic;
 };
 
 /** The learned scorer, as `npm run train` writes it to model/weights.json. */

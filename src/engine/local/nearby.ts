@@ -9,6 +9,13 @@ import type { Located } from './retrieval.ts';
 export interface Nearby {
   left: string;
   above: string;
+  /** Distance to that line above, in line heights (0 when none). */
+  aboveGap: number;
+  /**
+   * The heading of the block the value's line belongs to: going up through lines that start at
+   * the same left edge (bullets, table rows), the first line that does not ("Deliverables:").
+   */
+  heading: string;
 }
 
 /** Line index of every word of a page, per document (memoised). */
@@ -35,6 +42,8 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
   const li = lineOfWord(index, at.page)[first]!;
   let left = '';
   let above = '';
+  let aboveGap = 0;
+  let heading = '';
   if (li >= 0) {
     const line = layout.lines[li]!;
     const k = line.words.indexOf(first);
@@ -45,17 +54,37 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     const x0 = page.words[first]!.box[0];
     const x1 = Math.max(page.words[first]!.box[2], page.words[last]!.box[2]);
     const H = page.height || 792;
-    for (let l = li - 1; l >= 0 && l >= li - 6; l--) {
+    // Far enough for a form box whose caption sits above a signature or a blank.
+    for (let l = li - 1; l >= 0 && l >= li - 8; l--) {
       const up = layout.lines[l]!;
-      if ((line.box[1] - up.box[3]) * H > 5 * line.height) break;
+      const gap = ((line.box[1] - up.box[3]) * H) / line.height;
+      if (gap > 12) break;
       const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x0) > 0);
       if (seg) {
         above = seg.text;
+        aboveGap = Math.max(0, gap);
         break;
       }
     }
   }
-  const out = { left, above };
+  if (li > 0) {
+    const line = layout.lines[li]!;
+    const H = page.height || 792;
+    const W = page.width || 612;
+    const x = page.words[line.words[0]!]!.box[0];
+    let prev = line;
+    for (let l = li - 1; l >= 0 && l >= li - 40; l--) {
+      const up = layout.lines[l]!;
+      if ((prev.box[1] - up.box[3]) * H > 2.5 * line.height) break;
+      const ux = page.words[up.words[0]!]!.box[0];
+      if (Math.abs(ux - x) * W > line.height) {
+        heading = up.segments.find((s) => s.box[2] > x)?.text ?? up.segments[0]!.text;
+        break;
+      }
+      prev = up;
+    }
+  }
+  const out = { left, above, aboveGap, heading };
   index.memo.set(key, out);
   return out;
 }

@@ -153,8 +153,14 @@ export function evidenceFor(
   }
   // Words before the value within its own unit ("Invoice # 123", "governed by the laws of").
   const page = index.doc.pages[at.page]!;
+  // Only words on the value's own printed line: a sentence unit can run over several lines.
+  const firstBox = page.words[unit.words[at.from]!]!.box;
   const prefix = unit.words
     .slice(Math.max(0, at.from - 4), at.from)
+    .filter((w) => {
+      const b = page.words[w]!.box;
+      return Math.min(b[3], firstBox[3]) - Math.max(b[1], firstBox[1]) > 0.4 * (firstBox[3] - firstBox[1]);
+    })
     .map((w) => page.words[w]!.text)
     .join(' ');
   const prefixScore = prefix ? labelScore(prefix, query) : 0;

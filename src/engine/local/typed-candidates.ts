@@ -92,6 +92,8 @@ export function groupOf(type: OutputType): Group {
   }
 }
 
+const BULLET = /^(?:[•●▪◦‣\-–*·]|\(?[a-z0-9]{1,3}[.)])$/i;
+
 const ORG_SUFFIX =
   /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|sas|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
 const ID_TOKEN = /^[#:*xX]*?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
@@ -337,12 +339,21 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
       const from = unit.words.indexOf(line.words[0]!);
       const to = unit.words.indexOf(line.words[line.words.length - 1]!);
       if (from < 0 || to < from || to - from + 1 !== line.words.length) continue;
-      const text = wordsOf(index, unit)
-        .slice(from, to + 1)
+      const words = wordsOf(index, unit).slice(from, to + 1);
+      // A bullet or item marker ("•", "-", "(a)", "3.") is not part of the item.
+      const skip = words.length > 1 && BULLET.test(words[0]!) ? 1 : 0;
+      const text = words
+        .slice(skip)
         .join(' ')
         .replace(/[\s:;,]+$/, '');
       if (!/\p{L}/u.test(text)) continue;
-      out.push({ source: 'line', at: located(unit, from, to), value: text, text, traits: textTraits(text) });
+      out.push({
+        source: 'line',
+        at: located(unit, from + skip, to),
+        value: text,
+        text,
+        traits: textTraits(text),
+      });
     }
   });
   return out;
