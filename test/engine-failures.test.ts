@@ -263,89 +263,94 @@ function makeLawContract(rng: Rng): LawContract {
 // ---------- the pipeline ----------
 
 /**
- * Issue 13's target behaviour for the learned scorer (LOCAL_SCORER=learned). Not yet met: the
- * scorer is trained on too few document families so far, so these run only when asked for
- * (`ISSUE13_TARGETS=1 npx vitest run test/engine-failures.test.ts`) and are left out of CI.
+ * Issue 13's five reported failures, on the default scorer (ISSUE13_SCORER=learned picks the
+ * learned one). Three are not met yet by either scorer (invoice number among other labelled
+ * numbers, the letterhead issuer against the Bill To company, "UNPAID"): they run only when
+ * asked for (`ISSUE13_TARGETS=1 npx vitest run test/engine-failures.test.ts`).
  */
-describe.skipIf(!process.env.ISSUE13_TARGETS)(
-  'local engine on documents it has never seen, through the upload pipeline (issue 13)',
-  () => {
-    let h: Harness;
-    let ws: TestWorkspace;
-    let a: ReturnType<typeof api>;
+const target = it.skipIf(!process.env.ISSUE13_TARGETS);
 
-    beforeAll(async () => {
-      h = await startHarness({ LOCAL_SCORER: 'learned' }, { worker: true });
-      ws = await h.workspace({ credits: 100_000 });
-      a = api(h, ws);
+describe('local engine on documents it has never seen, through the upload pipeline (issue 13)', () => {
+  let h: Harness;
+  let ws: TestWorkspace;
+  let a: ReturnType<typeof api>;
+
+  beforeAll(async () => {
+    h = await startHarness(process.env.ISSUE13_SCORER ? { LOCAL_SCORER: process.env.ISSUE13_SCORER } : {}, {
+      worker: true,
     });
-    afterAll(() => h?.close());
+    ws = await h.workspace({ credits: 100_000 });
+    a = api(h, ws);
+  });
+  afterAll(() => h?.close());
 
-    /** Uploads a PDF through POST /files and waits for its ingest job; returns the file id. */
-    async function upload(data: Uint8Array, name: string): Promise<string> {
-      const r = await h.upload(ws, { file: { data, name } });
-      expect(r.status, await r.clone().text()).toBe(200);
-      const job = ((await r.json()) as { data: { id: string; fileId: string } }).data;
-      expect(await h.waitJob(ws, job.id, 120_000)).toMatchObject({ status: 'SUCCESS' });
-      return job.fileId;
+  /** Uploads a PDF through POST /files and waits for its ingest job; returns the file id. */
+  async function upload(data: Uint8Array, name: string): Promise<string> {
+    const r = await h.upload(ws, { file: { data, name } });
+    expect(r.status, await r.clone().text()).toBe(200);
+    const job = ((await r.json()) as { data: { id: string; fileId: string } }).data;
+    expect(await h.waitJob(ws, job.id, 120_000)).toMatchObject({ status: 'SUCCESS' });
+    return job.fileId;
+  }
+
+  /** One table, one column, a file row per file; runs it and returns the cells from GET cells, in file order. */
+  async function answers(fileIds: string[], column: Json): Promise<Json[]> {
+    const t = await a.table('issue 13');
+    const col = await a.column(t, column);
+    const rows: string[] = [];
+    for (const fileId of fileIds) rows.push(await a.fileRow(t, fileId));
+    const started = await a.must('POST', `/tables/${t}/runs`, {});
+    expect(started.run, JSON.stringify(started)).not.toBeNull();
+    await a.waitRun(t, started.run.id, 120_000);
+    const cells = await a.settled(t, 120_000);
+    return rows.map((row) => {
+      const cell = cells.find((c) => c.rowId === row && c.columnId === col.id);
+      expect(cell, JSON.stringify(cells)).toBeDefined();
+      return cell!;
+    });
+  }
+
+  const answer = async (fileId: string, column: Json) => (await answers([fileId], column))[0]!;
+
+  /** 2.4: every citation names the file, one of its pages, and a quote written on that page. */
+  function expectQuotesWritten(cell: Json, fileId: string, pages: string[][], what: string) {
+    for (const c of (cell.citations as Json[] | undefined) ?? []) {
+      expect.soft(c.fileId, `${what}: citation of "${c.quote}" names the file`).toBe(fileId);
+      const lines = pages[Number(c.page) - 1];
+      expect
+        .soft(
+          lines !== undefined && onPage(lines, String(c.quote)),
+          `${what}: "${c.quote}" is written on page ${c.page}`,
+        )
+        .toBe(true);
     }
+  }
 
-    /** One table, one column, a file row per file; runs it and returns the cells from GET cells, in file order. */
-    async function answers(fileIds: string[], column: Json): Promise<Json[]> {
-      const t = await a.table('issue 13');
-      const col = await a.column(t, column);
-      const rows: string[] = [];
-      for (const fileId of fileIds) rows.push(await a.fileRow(t, fileId));
-      const started = await a.must('POST', `/tables/${t}/runs`, {});
-      expect(started.run, JSON.stringify(started)).not.toBeNull();
-      await a.waitRun(t, started.run.id, 120_000);
-      const cells = await a.settled(t, 120_000);
-      return rows.map((row) => {
-        const cell = cells.find((c) => c.rowId === row && c.columnId === col.id);
-        expect(cell, JSON.stringify(cells)).toBeDefined();
-        return cell!;
-      });
+  /** Invoices whose header has the invoice number first, second and third among its labelled lines. */
+  async function invoices(name: string, opts: { unpaid?: boolean } = {}) {
+    const out: { inv: Invoice; fileId: string }[] = [];
+    for (const numberAt of [0, 1, 2]) {
+      const inv = makeInvoice(rngFor(`${name} ${numberAt}`), { ...opts, numberAt });
+      const pdf = await makeTextPdf(inv.pages, { fontSize: FONT_SIZE });
+      out.push({ inv, fileId: await upload(pdf, `invoice-${numberAt}.pdf`) });
     }
+    return out;
+  }
 
-    const answer = async (fileId: string, column: Json) => (await answers([fileId], column))[0]!;
+  const show = (cell: Json) =>
+    `seed ${SEED}: cell ${cell.status}${cell.statusText ? ` "${cell.statusText}"` : ''} value ${JSON.stringify(cell.value)}; citations ${
+      (cell.citations as Json[] | undefined)
+        ?.map((c) => `p${c.page} "${c.quote}"${c.box ? '' : ' (no box)'}`)
+        .join(', ') || 'none'
+    }`;
 
-    /** 2.4: every citation names the file, one of its pages, and a quote written on that page. */
-    function expectQuotesWritten(cell: Json, fileId: string, pages: string[][], what: string) {
-      for (const c of (cell.citations as Json[] | undefined) ?? []) {
-        expect.soft(c.fileId, `${what}: citation of "${c.quote}" names the file`).toBe(fileId);
-        const lines = pages[Number(c.page) - 1];
-        expect
-          .soft(
-            lines !== undefined && onPage(lines, String(c.quote)),
-            `${what}: "${c.quote}" is written on page ${c.page}`,
-          )
-          .toBe(true);
-      }
-    }
+  /** Whether a quote is written on a page (whitespace collapsed, so line breaks do not matter). */
+  const onPage = (lines: string[], quote: string) =>
+    collapse(quote).length > 0 && collapse(lines.join(' ')).includes(collapse(quote));
 
-    /** Invoices whose header has the invoice number first, second and third among its labelled lines. */
-    async function invoices(name: string, opts: { unpaid?: boolean } = {}) {
-      const out: { inv: Invoice; fileId: string }[] = [];
-      for (const numberAt of [0, 1, 2]) {
-        const inv = makeInvoice(rngFor(`${name} ${numberAt}`), { ...opts, numberAt });
-        const pdf = await makeTextPdf(inv.pages, { fontSize: FONT_SIZE });
-        out.push({ inv, fileId: await upload(pdf, `invoice-${numberAt}.pdf`) });
-      }
-      return out;
-    }
-
-    const show = (cell: Json) =>
-      `seed ${SEED}: cell ${cell.status}${cell.statusText ? ` "${cell.statusText}"` : ''} value ${JSON.stringify(cell.value)}; citations ${
-        (cell.citations as Json[] | undefined)
-          ?.map((c) => `p${c.page} "${c.quote}"${c.box ? '' : ' (no box)'}`)
-          .join(', ') || 'none'
-      }`;
-
-    /** Whether a quote is written on a page (whitespace collapsed, so line breaks do not matter). */
-    const onPage = (lines: string[], quote: string) =>
-      collapse(quote).length > 0 && collapse(lines.join(' ')).includes(collapse(quote));
-
-    it(`2.2 text_quote / 2.4 citations: "What is the invoice number?" answers the INV number of page 1, cited there, wherever it sits in the header (seed ${SEED})`, async () => {
+  target(
+    `2.2 text_quote / 2.4 citations: "What is the invoice number?" answers the INV number of page 1, cited there, wherever it sits in the header (seed ${SEED})`,
+    async () => {
       const docs = await invoices('invoice number');
       const cells = await answers(
         docs.map((d) => d.fileId),
@@ -370,9 +375,12 @@ describe.skipIf(!process.env.ISSUE13_TARGETS)(
           expect.soft(c.box, `${what}: citation box`).toBeTruthy();
         }
       });
-    });
+    },
+  );
 
-    it(`2.2 text_quote / 2.4 citations: "Which company issued this invoice?" answers the letterhead company, cited on page 1 (seed ${SEED})`, async () => {
+  target(
+    `2.2 text_quote / 2.4 citations: "Which company issued this invoice?" answers the letterhead company, cited on page 1 (seed ${SEED})`,
+    async () => {
       const docs = await invoices('invoice issuer');
       const cells = await answers(
         docs.map((d) => d.fileId),
@@ -399,58 +407,55 @@ describe.skipIf(!process.env.ISSUE13_TARGETS)(
             .toBe(true);
         }
       });
-    });
+    },
+  );
 
-    it(`2.2 isCompositional / 2.4 citations: the governing-law state on the line after "laws" is answered and quoted (seed ${SEED})`, async () => {
-      const doc = makeLawContract(rngFor('law line break'));
-      const fileId = await upload(await makeTextPdf(doc.pages, { fontSize: FONT_SIZE }), 'agreement.pdf');
-      const cell = await answer(fileId, {
-        prompt: 'Under the law of which state is this agreement governed?',
-        outputType: 'text_quote',
-        isCompositional: true,
-      });
-      const what = `expected ${doc.state} (page ${doc.page}); ${show(cell)}`;
-      expect(cell.status, what).toBe('SUCCESS');
-      expect(cell.value?.type, what).toBe('text_quote');
-      expect(looseIncludes(String(cell.value?.value ?? ''), doc.state), `${what}: names the state`).toBe(
-        true,
-      );
-      const cited = (cell.citations as Json[]).filter(
-        (c) => c.fileId === fileId && looseIncludes(String(c.quote), doc.state),
-      );
-      expect(cited.length, `${what}: a citation quoting ${doc.state}`).toBeGreaterThan(0);
-      expectQuotesWritten(cell, fileId, doc.pages, what);
-      for (const c of cited) {
-        expect(c.page, `${what}: cited on the clause's page`).toBe(doc.page);
-        expect(onPage(doc.pages[doc.page - 1]!, c.quote), `${what}: "${c.quote}" is written there`).toBe(
-          true,
-        );
-      }
+  it(`2.2 isCompositional / 2.4 citations: the governing-law state on the line after "laws" is answered and quoted (seed ${SEED})`, async () => {
+    const doc = makeLawContract(rngFor('law line break'));
+    const fileId = await upload(await makeTextPdf(doc.pages, { fontSize: FONT_SIZE }), 'agreement.pdf');
+    const cell = await answer(fileId, {
+      prompt: 'Under the law of which state is this agreement governed?',
+      outputType: 'text_quote',
+      isCompositional: true,
     });
+    const what = `expected ${doc.state} (page ${doc.page}); ${show(cell)}`;
+    expect(cell.status, what).toBe('SUCCESS');
+    expect(cell.value?.type, what).toBe('text_quote');
+    expect(looseIncludes(String(cell.value?.value ?? ''), doc.state), `${what}: names the state`).toBe(true);
+    const cited = (cell.citations as Json[]).filter(
+      (c) => c.fileId === fileId && looseIncludes(String(c.quote), doc.state),
+    );
+    expect(cited.length, `${what}: a citation quoting ${doc.state}`).toBeGreaterThan(0);
+    expectQuotesWritten(cell, fileId, doc.pages, what);
+    for (const c of cited) {
+      expect(c.page, `${what}: cited on the clause's page`).toBe(doc.page);
+      expect(onPage(doc.pages[doc.page - 1]!, c.quote), `${what}: "${c.quote}" is written there`).toBe(true);
+    }
+  });
 
-    it(`2.2 image / 2.4 citations for each succeeded answer: "Show the signature" answers a region on the signature page and cites that page (seed ${SEED})`, async () => {
-      const report = makeReport(rngFor('signature'));
-      const signature = report.pictures.find((p) => p.kind === 'signature')!;
-      const fileId = await upload(report.pdf, 'report.pdf');
-      const cell = await answer(fileId, { prompt: 'Show the signature', outputType: 'image' });
-      const what = `expected p${signature.page} ${signature.box.map((v) => v.toFixed(3))}; ${show(cell)}`;
-      expect(cell.status, what).toBe('SUCCESS');
-      expect(Array.isArray(cell.value), `${what}: an array of regions`).toBe(true);
-      const regions = cell.value as Json[];
-      const onSignature = regions.filter((r) => {
-        if (r.fileId !== fileId || r.page !== signature.page || !Array.isArray(r.box)) return false;
-        const [x0, y0, x1, y1] = r.box as number[];
-        const [sx0, sy0, sx1, sy1] = signature.box;
-        return Math.min(x1!, sx1) > Math.max(x0!, sx0) && Math.min(y1!, sy1) > Math.max(y0!, sy0);
-      });
-      expect(onSignature.length, `${what}: a region with a box over the signature`).toBeGreaterThan(0);
-      const cited = (cell.citations as Json[]).filter(
-        (c) => c.fileId === fileId && c.page === signature.page,
-      );
-      expect(cited.length, `${what}: at least one citation on page ${signature.page}`).toBeGreaterThan(0);
+  it(`2.2 image / 2.4 citations for each succeeded answer: "Show the signature" answers a region on the signature page and cites that page (seed ${SEED})`, async () => {
+    const report = makeReport(rngFor('signature'));
+    const signature = report.pictures.find((p) => p.kind === 'signature')!;
+    const fileId = await upload(report.pdf, 'report.pdf');
+    const cell = await answer(fileId, { prompt: 'Show the signature', outputType: 'image' });
+    const what = `expected p${signature.page} ${signature.box.map((v) => v.toFixed(3))}; ${show(cell)}`;
+    expect(cell.status, what).toBe('SUCCESS');
+    expect(Array.isArray(cell.value), `${what}: an array of regions`).toBe(true);
+    const regions = cell.value as Json[];
+    const onSignature = regions.filter((r) => {
+      if (r.fileId !== fileId || r.page !== signature.page || !Array.isArray(r.box)) return false;
+      const [x0, y0, x1, y1] = r.box as number[];
+      const [sx0, sy0, sx1, sy1] = signature.box;
+      return Math.min(x1!, sx1) > Math.max(x0!, sx0) && Math.min(y1!, sy1) > Math.max(y0!, sy0);
     });
+    expect(onSignature.length, `${what}: a region with a box over the signature`).toBeGreaterThan(0);
+    const cited = (cell.citations as Json[]).filter((c) => c.fileId === fileId && c.page === signature.page);
+    expect(cited.length, `${what}: at least one citation on page ${signature.page}`).toBeGreaterThan(0);
+  });
 
-    it(`2.2 boolean / 2.4 citations for each succeeded answer: "Has this invoice been paid?" on an invoice marked "Status: UNPAID" answers No and cites the line it rests on (seed ${SEED})`, async () => {
+  target(
+    `2.2 boolean / 2.4 citations for each succeeded answer: "Has this invoice been paid?" on an invoice marked "Status: UNPAID" answers No and cites the line it rests on (seed ${SEED})`,
+    async () => {
       const docs = await invoices('unpaid', { unpaid: true });
       const cells = await answers(
         docs.map((d) => d.fileId),
@@ -483,6 +488,6 @@ describe.skipIf(!process.env.ISSUE13_TARGETS)(
           )
           .toBe(true);
       });
-    });
-  },
-);
+    },
+  );
+});

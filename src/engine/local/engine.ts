@@ -15,7 +15,7 @@ export type Scorer = 'rules' | 'learned' | ScorerModel;
  * The offline engine (D5): candidates read from the page words and their layout, ranked
  * by the chosen scorer, citations built from the stored words. Deterministic.
  */
-export function createLocalEngine(scorer: Scorer = 'learned'): AnswerEngine {
+export function createLocalEngine(scorer: Scorer = 'rules'): AnswerEngine {
   return {
     name: 'local',
     async answer(column: EngineColumn, subject: EngineSubject): Promise<EngineAnswer> {

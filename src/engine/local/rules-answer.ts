@@ -2,6 +2,7 @@
  * The rule-based scorer (hand-weighted evidence, per-type bars): kept as the default until the
  * learned scorer (answer-document.ts, `LOCAL_SCORER=learned`) beats it on every check.
  */
+import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { indexFor } from './doc-index.ts';
 import { booleanOption } from './extract/boolean.ts';
@@ -14,6 +15,7 @@ import { listOptions } from './extract/lists.ts';
 import { numberOptions } from './extract/numbers.ts';
 import { textOptions } from './extract/text.ts';
 import { analyzeQuery, type Query } from './query.ts';
+import { topPassages } from './retrieval.ts';
 
 /** One document's answer: what a fact holds, plus the score bundles reduce on. */
 export interface DocumentAnswer {
@@ -77,7 +79,8 @@ export function answerDocument(column: EngineColumn, query: Query, doc: EngineDo
       return {
         status: 'SUCCESS',
         value: { type, value: o.value as boolean },
-        citations: o.citations,
+        // Yes or no, the answer rests on a passage: the best one when the option names none.
+        citations: o.citations.length ? o.citations : bestPassageCitation(ctx),
         confidence: Math.round(clamp01(0.15 + 0.8 * o.score) * 1000) / 1000,
         score: o.score,
         empty: false,
@@ -146,11 +149,42 @@ function regions(ctx: Context, type: 'image' | 'image_list'): DocumentAnswer {
   return {
     status: 'SUCCESS',
     value: chosen,
-    citations: [],
+    // Each region cites its page: its caption's words, else the page's best passage.
+    citations: chosen.flatMap((r) => regionCitation(ctx, r)),
     confidence: confidenceOf(type === 'image' ? options : [top, ...options.slice(chosen.length)]),
     score: top.score,
     empty: false,
   };
+}
+
+function bestPassageCitation(ctx: Context, pageIndex?: number): Citation[] {
+  const best = topPassages(ctx.index, ctx.scores, 50).find(
+    (s) => pageIndex === undefined || s.passage.page === pageIndex,
+  );
+  const passage =
+    best?.passage ?? ctx.index.units.find((u) => pageIndex === undefined || u.page === pageIndex);
+  if (!passage) return [];
+  const c = citeWords(ctx.index.doc.fileId, ctx.index.doc.pages[passage.page]!, passage.words.slice(0, 40));
+  return c ? [c] : [];
+}
+
+function regionCitation(ctx: Context, r: Region): Citation[] {
+  const pageIndex = ctx.index.doc.pages.findIndex((p) => p.page === r.page);
+  if (pageIndex < 0) return [];
+  const page = ctx.index.doc.pages[pageIndex]!;
+  const words = page.words.map((w) => w.text);
+  const caption = r.caption.split(/\s+/).filter(Boolean);
+  for (let i = 0; caption.length && i + caption.length <= words.length; i++) {
+    if (caption.every((w, k) => words[i + k] === w)) {
+      const c = citeWords(
+        ctx.index.doc.fileId,
+        page,
+        caption.map((_, k) => i + k),
+      );
+      if (c) return [c];
+    }
+  }
+  return bestPassageCitation(ctx, pageIndex);
 }
 
 function empty(
@@ -158,8 +192,9 @@ function empty(
   options: readonly { score: number }[],
 ): DocumentAnswer {
   const top = options[0]?.score ?? 0;
-  // Nothing found is low confidence by construction; a near miss is lower still.
-  const confidence = Math.round(clamp01(0.3 - 0.3 * top) * 1000) / 1000;
+  // Confidence that the value is absent (issue 13: confidence is about the answer given, here
+  // "not stated"): high when nothing came close, lower after a near miss.
+  const confidence = Math.round(clamp01(0.9 - 0.6 * top) * 1000) / 1000;
   return {
     status: 'SUCCESS',
     value: { type, value: null },
