@@ -92,8 +92,8 @@ describe('settings', () => {
   });
 
   it('engine settings: local by default, openai with its options, the key never shown', () => {
-    expect(loadConfig({}).engine).toEqual({ kind: 'local', scorer: 'rules' });
-    expect(loadConfig({ LOCAL_SCORER: 'learned' }).engine).toEqual({ kind: 'local', scorer: 'learned' });
+    expect(loadConfig({}).engine).toEqual({ kind: 'local', scorer: 'learned' });
+    expect(loadConfig({ LOCAL_SCORER: 'rules' }).engine).toEqual({ kind: 'local', scorer: 'rules' });
     expect(() => loadConfig({ LOCAL_SCORER: 'magic' })).toThrow(/LOCAL_SCORER must be rules or learned/);
     const key = 'sk-config-test-0123456789';
     const c = loadConfig({

@@ -7,6 +7,9 @@
  *
  * Reproduce a run with ENGINE_TEST_SEED=<seed printed at the start>; ENGINE_TEST_ROUNDS sets
  * how many random documents each case draws (2 by default).
+ *
+ * These pin the rules scorer (LOCAL_SCORER=rules), whose behaviour they were written for; the
+ * learned scorer, the default, is held to test/engine-families.test.ts and the eval targets.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutputType } from '../src/domain/columns.ts';
@@ -56,7 +59,7 @@ console.info(`engine-local: ENGINE_TEST_SEED=${SEED} ENGINE_TEST_ROUNDS=${ROUNDS
 const rngFor = (...name: (string | number)[]): Rng => makeRng(hashSeed(SEED, ...name));
 const rounds = (name: string) => Array.from({ length: ROUNDS }, (_, i) => rngFor(name, i));
 
-const engine = createLocalEngine();
+const engine = createLocalEngine('rules');
 const LOCALES = [null, 'en-US', 'de-DE', 'fr-FR', 'en-IN'] as const;
 
 function column(
@@ -665,7 +668,7 @@ describe('local engine is deterministic (D5)', () => {
       const col = column(prompt, type, { config });
       const first = await ask(col, fileSubject(doc), prompt);
       const second = await ask(col, fileSubject(doc), prompt);
-      const fresh = await createLocalEngine().answer(col, fileSubject(again));
+      const fresh = await createLocalEngine('rules').answer(col, fileSubject(again));
       expect(second, prompt).toEqual(first);
       expect(fresh, prompt).toEqual(first);
       // Another file with the same pages: the same answer, cited in that file.
@@ -900,7 +903,7 @@ describe('local engine on documents ingested through the pipeline (upload → jo
   let ws: TestWorkspace;
 
   beforeAll(async () => {
-    h = await startHarness({}, { worker: true });
+    h = await startHarness({ LOCAL_SCORER: 'rules' }, { worker: true });
     ws = await h.workspace({ credits: 100 });
   });
   afterAll(() => h?.close());

@@ -217,9 +217,9 @@ export const SETTINGS: readonly SettingDoc[] = [
   },
   {
     name: 'LOCAL_SCORER',
-    defaultValue: 'rules',
+    defaultValue: 'learned',
     description:
-      'How the local engine ranks candidate answers: `rules` (hand-weighted evidence) or `learned` (the scorer trained by `npm run train`, weights in src/engine/local/model/weights.json).',
+      'How the local engine ranks candidate answers: `learned` (the scorer trained by `npm run train`, weights in src/engine/local/model/weights.json) or `rules` (the earlier hand-weighted evidence).',
   },
   {
     name: 'OPENAI_BASE_URL',
@@ -403,9 +403,9 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   };
 
   const engineKind = (str('ENGINE') ?? 'local').toLowerCase();
-  const scorer = (str('LOCAL_SCORER') ?? 'rules').toLowerCase();
+  const scorer = (str('LOCAL_SCORER') ?? 'learned').toLowerCase();
   if (scorer !== 'rules' && scorer !== 'learned') problems.push('LOCAL_SCORER must be rules or learned');
-  let engine: EngineConfig = { kind: 'local', scorer: scorer === 'learned' ? 'learned' : 'rules' };
+  let engine: EngineConfig = { kind: 'local', scorer: scorer === 'rules' ? 'rules' : 'learned' };
   if (engineKind === 'openai') {
     const baseUrl = serviceUrl('OPENAI_BASE_URL', str('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1');
     const model = str('OPENAI_MODEL');

@@ -5,9 +5,9 @@ import { defaultModel, type ScorerModel } from './model.ts';
 import { answerDocument as answerByRules } from './rules-answer.ts';
 
 /**
- * How candidates are ranked: `rules` (hand-weighted evidence, the default while the learned
- * scorer is trained on more families), `learned` (model/weights.json from `npm run train`),
- * or a model given directly (training and evaluation).
+ * How candidates are ranked: `learned` (the default: model/weights.json from `npm run train`),
+ * `rules` (the earlier hand-weighted evidence, kept selectable), or a model given directly
+ * (training and evaluation).
  */
 export type Scorer = 'rules' | 'learned' | ScorerModel;
 
@@ -15,7 +15,7 @@ export type Scorer = 'rules' | 'learned' | ScorerModel;
  * The offline engine (D5): candidates read from the page words and their layout, ranked
  * by the chosen scorer, citations built from the stored words. Deterministic.
  */
-export function createLocalEngine(scorer: Scorer = 'rules'): AnswerEngine {
+export function createLocalEngine(scorer: Scorer = 'learned'): AnswerEngine {
   return {
     name: 'local',
     async answer(column: EngineColumn, subject: EngineSubject): Promise<EngineAnswer> {
@@ -27,7 +27,7 @@ export function createLocalEngine(scorer: Scorer = 'rules'): AnswerEngine {
 export function answerLocally(
   column: EngineColumn,
   subject: EngineSubject,
-  scorer: Scorer = 'rules',
+  scorer: Scorer = 'learned',
 ): EngineAnswer {
   const model = scorer === 'rules' ? null : scorer === 'learned' ? defaultModel() : scorer;
   const query = queryFor(column);

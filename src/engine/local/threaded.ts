@@ -113,7 +113,7 @@ class EngineThread {
  * subject always goes to the same thread (by its first document), where its pages and
  * indexes stay cached between the cells of a row.
  */
-export function createThreadedLocalEngine(threads: number, scorer: NamedScorer = 'rules'): AnswerEngine {
+export function createThreadedLocalEngine(threads: number, scorer: NamedScorer = 'learned'): AnswerEngine {
   const pool = Array.from({ length: Math.max(1, threads) }, () => new EngineThread(scorer));
   return {
     name: 'local',

@@ -553,7 +553,15 @@ function captionOf(index: DocIndex, pageIndex: number, box: Box): { text: string
       .map((w, i) => ({ w, i }))
       .filter(({ w }) => pick(w.box) && w.box[0] < box[2] + 0.05 && w.box[2] > box[0] - 0.05)
       .map(({ i }) => i);
-  let ids = near((b) => b[1] >= box[3] - 0.005 && b[1] - box[3] < 0.05).slice(0, 20);
+  let ids = near((b) => b[1] >= box[3] && b[1] - box[3] < 0.04).slice(0, 20);
+  // A caption set beside the picture's edge ("Authorized signature" under a signature drawn right of it).
+  if (ids.length === 0) {
+    ids = page.words
+      .map((w, i) => ({ w, i }))
+      .filter(({ w }) => w.box[1] >= box[3] && w.box[1] - box[3] < 0.02)
+      .map(({ i }) => i)
+      .slice(0, 20);
+  }
   if (ids.length === 0) ids = near((b) => b[3] <= box[1] + 0.005 && box[1] - b[3] < 0.04).slice(-20);
   if (ids.length === 0) return { text: '', at: null };
   const unit = index.units.find((u) => u.page === pageIndex && u.words.includes(ids[0]!));
