@@ -215,12 +215,20 @@ export function answerDocument(
         items.push(s);
       }
       if (items.length === 0) return empty(type, m, top?.p ?? 0);
+      const best = items[0]!;
+      // Items in the order the document gives them, as a reader lists them.
+      items.sort(
+        (a, b) =>
+          a.cand.at.page - b.cand.at.page ||
+          a.cand.at.unit.id - b.cand.at.unit.id ||
+          a.cand.at.from - b.cand.at.from,
+      );
       return {
         status: 'SUCCESS',
         value: { type, value: items.map((s) => String(s.cand.value)) },
         citations: items.flatMap((s) => cite(e, s.cand)),
-        confidence: round3(calibrate(m.answered, items[0]!.p)),
-        score: items[0]!.p,
+        confidence: round3(calibrate(m.answered, best.p)),
+        score: best.p,
         empty: false,
       };
     }

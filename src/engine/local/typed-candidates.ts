@@ -468,18 +468,29 @@ function categoryCands(index: DocIndex, categories: string[]): TypedCandidate[] 
 /** List items: enumerations in prose, then every text candidate (each item is scored alone). */
 function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
   const out: TypedCandidate[] = [];
-  for (const s of topPassages(index, scores, 8, ['sentence'])) {
-    const words = wordsOf(index, s.passage);
-    for (const item of enumerateItems(s.passage.text)) {
+  // The passages most about the question, and the document's opening, where it names its subjects.
+  const passages = [
+    ...topPassages(index, scores, 8, ['sentence', 'line']).map((s) => s.passage),
+    ...index.passages.filter((u) => u.page === 0 && u.kind !== 'segment').slice(0, 12),
+  ];
+  const seen = new Set<number>();
+  for (const passage of passages) {
+    if (seen.has(passage.id)) continue;
+    seen.add(passage.id);
+    const words = wordsOf(index, passage);
+    for (const item of enumerateItems(passage.text)) {
       const at = findWords(words, item);
       if (!at) continue;
       out.push({
         source: 'item',
-        at: located(s.passage, at[0], at[1]),
+        at: located(passage, at[0], at[1]),
         value: item,
         text: item,
         traits: textTraits(item),
       });
+    }
+    for (const name of nameRuns(index, passage)) {
+      if (name.traits.orgSuffix || name.traits.nameShape === 1) out.push(name);
     }
   }
   // Table columns and bulleted lines are cells; every cell is a candidate item.
