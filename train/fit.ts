@@ -415,17 +415,17 @@ export function fitModel(
   const groups = {} as Record<Group, GroupModel>;
   const rowCounts: Record<string, number> = {};
   for (const g of GROUPS) {
-    const fit = (r: Rows, rounds?: number): Scorer =>
+    const fitGroup = (r: Rows, rounds?: number): Scorer =>
       r.x.length <= 20
         ? scaffold.groups[g]
         : learner === 'boosted'
           ? fitBoosted(r.x, r.y, FEATURE_COUNT, rounds ? { ...DEFAULT_BOOST, rounds } : DEFAULT_BOOST)
           : fitLogistic(r, FEATURE_COUNT);
     // A first, shorter fit on random negatives guides the choice of hard negatives for the real one.
-    const guide = fit(rowsOf(prepared, g), 40);
+    const guide = fitGroup(rowsOf(prepared, g), 40);
     const rows = rowsOf(prepared, g, guide);
     rowCounts[g] = rows.x.length;
-    const lr = fit(rows);
+    const lr = fitGroup(rows);
     const all = outcomes(prepared, g, lr);
     // Single-value groups decide "stated or not" from the whole ranking, learned on training documents.
     let answerable: Logistic | undefined;

@@ -5,7 +5,7 @@
 const DESCRIPTOR =
   /,?\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}(?:corporation|company|partnership|limited|llc|bank|association|entity|individual|resident|trust|organization|organisation)\b.*$|,\s*(?:with|having|whose|located|organized|organised|incorporated|residing|doing business|its|and its)\b.*$|,?\s+(?:with|having)\s+(?:its|a|offices)\b.*$/i;
 
-const isFullName = (i: string) =>
+export const isFullName = (i: string) =>
   i.split(/\s+/).length >= 2 || /\b(?:inc|llc|ltd|corp|corporation|company|lp|plc|gmbh|bank)\b/i.test(i);
 
 /**

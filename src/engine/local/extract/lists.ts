@@ -1,6 +1,7 @@
 import { citeWords, locateQuote } from '../../citations.ts';
 import { contentStems } from '../../text/tokenize.ts';
 import type { Citation } from '../../types.ts';
+import { enumerateItems, isFullName } from '../enumerate.ts';
 import { labelScore, topPassages } from '../retrieval.ts';
 import type { Context } from './common.ts';
 
@@ -8,72 +9,6 @@ export interface ListOption {
   items: string[];
   score: number;
   citations: Citation[];
-}
-
-const DESCRIPTOR =
-  /,?\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}(?:corporation|company|partnership|limited|llc|bank|association|entity|individual|resident|trust|organization|organisation)\b.*$|,\s*(?:with|having|whose|located|organized|organised|incorporated|residing|doing business|its|and its)\b.*$|,?\s+(?:with|having)\s+(?:its|a|offices)\b.*$/i;
-
-const isFullName = (i: string) =>
-  i.split(/\s+/).length >= 2 || /\b(?:inc|llc|ltd|corp|corporation|company|lp|plc|gmbh|bank)\b/i.test(i);
-
-/**
- * "by and between A (\"X\") and B, a Delaware corporation" → ["A", "B"]. A text may say
- * "between" more than once (a title, a recital): the reading with the most full names wins.
- */
-function enumerate(text: string): string[] {
-  let best: string[] = [];
-  for (const m of text.matchAll(/\b(?:between|among|amongst)\b/gi)) {
-    const items = enumerateFrom(m[0], text.slice(m.index + m[0].length));
-    if (items.filter(isFullName).length > best.filter(isFullName).length) best = items;
-  }
-  return best;
-}
-
-function enumerateFrom(word: string, after: string): string[] {
-  const m = [word, after.replace(/^\s*:?\s*/, '')];
-  let rest = m[1]!;
-  // Definitions and addresses in parentheses go first; they hold commas and "and"s.
-  for (let i = 0; i < 3; i++) rest = rest.replace(/\([^()]*\)/g, ' ');
-  rest = rest.replace(/[“”"][^“”"]*[“”"]/g, ' ');
-  const sentenceEnd = rest.search(/(?<!\b[A-Z])\.\s+[A-Z]/);
-  const clause = rest.search(
-    /\b(?:WHEREAS|RECITALS|witnesseth|dated|effective|for the purpose|in connection|pursuant|with respect|relating to|regarding|concerning)\b/i,
-  );
-  const cut = [sentenceEnd, clause]
-    .filter((x) => x > 0)
-    .reduce((a, b) => Math.min(a, b), Number.POSITIVE_INFINITY);
-  if (Number.isFinite(cut)) rest = rest.slice(0, cut);
-  // "between" joins two parties (commas there belong to addresses); "among" lists several.
-  const among = /^(?:among|amongst)$/i.test(m[0]!);
-  const parts = rest.split(
-    among
-      ? /\s*;\s*|,?\s+and\s+|,\s+(?=[A-Z])(?!(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\b)/
-      : /\s*;\s*|,?\s+and\s+/,
-  );
-  const items: string[] = [];
-  for (let p of parts) {
-    p = p
-      .replace(DESCRIPTOR, '')
-      // Whatever follows a comma in lower case describes the party (", to allow ...").
-      .replace(/,\s+[a-z].*$/, '')
-      .replace(/^\s*(?:and|the|each of|both)\s+/i, '')
-      .replace(/[\s,;:.]+$/, '')
-      .trim();
-    p = p.replace(/\s+,/g, ',');
-    if (!/^[A-Z0-9“"]/.test(p) || p.length < 2 || p.split(/\s+/).length > 10) continue;
-    if (/^(?:the\s+)?(?:parties|company|recipient|discloser|each|both|either|me|you|us|we|i)$/i.test(p))
-      continue;
-    // A name: capitalised words, apart from connectors and corporate suffixes.
-    const words = p.split(/\s+/);
-    const named = words.filter(
-      (w) =>
-        /^[A-Z0-9“"&(]/.test(w) ||
-        /^(?:of|the|and|for|de|du|la|von|van|da|&|co\.?|inc\.?|l\.?p\.?)$/i.test(w),
-    );
-    if (named.length < words.length) continue;
-    items.push(p);
-  }
-  return items;
 }
 
 const BULLET = /^(?:[•●▪◦‣\-–*]|\(?[a-z0-9]{1,3}[.)])\s+/i;
@@ -103,7 +38,7 @@ export function listOptions(ctx: Context): ListOption[] {
     if (seen.has(s.passage.id)) continue;
     seen.add(s.passage.id);
     const rel = s.score / (ctx.best || 1) + (s.passage.page === 0 ? 0.15 : 0);
-    const items = dedupe(enumerate(continued.get(s.passage.id) ?? s.passage.text));
+    const items = dedupe(enumerateItems(continued.get(s.passage.id) ?? s.passage.text));
     if (items.length) {
       const page = doc.pages[s.passage.page]!;
       const citations = items

@@ -1,6 +1,6 @@
 import { contentStems, stem } from '../../text/tokenize.ts';
 import type { Candidate } from '../candidates.ts';
-import type { Passage } from '../doc-index.ts';
+import { valueCandidates } from '../pairs.ts';
 import { labelScore, topPassages } from '../retrieval.ts';
 import {
   type Context,
@@ -15,38 +15,6 @@ import { dateOptions } from './dates.ts';
 import { durationOptions } from './durations.ts';
 import { numberOptions } from './numbers.ts';
 
-const MAX_LABEL_WORDS = 5;
-
-/**
- * Values that follow a label: the rest of a unit after a label prefix ("Seller: X",
- * "Invoice # 123"), or a whole form/table cell (its label is left of it or above it).
- */
-export function valueCandidates(ctx: Context): Candidate<string>[] {
-  const out: Candidate<string>[] = [];
-  const pages = ctx.index.doc.pages;
-  for (const unit of ctx.index.units) {
-    const words = unit.words.map((w) => pages[unit.page]!.words[w]!.text);
-    if (unit.kind === 'segment') out.push(candidate(unit, 0, words.length - 1, words));
-    for (let k = 1; k <= Math.min(MAX_LABEL_WORDS, words.length - 1); k++) {
-      const prefix = words.slice(0, k).join(' ');
-      // A label inside a cell ends with ":" or "#", or is followed by a number ("Invoice 123").
-      const delimited = /[:#]$/.test(prefix) || /\d/.test(words[k]!);
-      if (delimited && (labelScore(prefix, ctx.query) > 0.3 || k <= 3)) {
-        out.push(candidate(unit, k, words.length - 1, words));
-      }
-    }
-  }
-  return out;
-}
-
-function candidate(unit: Passage, from: number, to: number, words: string[]): Candidate<string> {
-  return {
-    at: { page: unit.page, unit, from, to },
-    value: words.slice(from, to + 1).join(' '),
-    text: words.slice(from, to + 1).join(' '),
-  };
-}
-
 /** Narrows a candidate to a sub-range of its words. */
 function narrow(c: Candidate<string>, from: number, to: number, words: string[]): Candidate<string> {
   const text = words.slice(from - c.at.from, to - c.at.from + 1).join(' ');
@@ -60,7 +28,7 @@ const LOOKS_LIKE_PHONE = /^\(?\d{3}\)?[-.]?\d{3}[-.]\d{4}$/;
 
 function identifierOptions(ctx: Context): Option[] {
   const options: Option[] = [];
-  for (const c of valueCandidates(ctx)) {
+  for (const c of valueCandidates(ctx.index, ctx.query)) {
     const words = c.value.split(' ');
     // The first identifier-looking token right after the label.
     for (let k = 0; k < Math.min(words.length, 3); k++) {
@@ -105,7 +73,7 @@ const ENTITY_STOP =
 
 function entityOptions(ctx: Context): Option[] {
   const options: Option[] = [];
-  for (const c of valueCandidates(ctx)) {
+  for (const c of valueCandidates(ctx.index, ctx.query)) {
     let words = c.value.split(' ');
     if (words.length > 14) words = words.slice(0, 14);
     // A trailing account code in parentheses ("Name (112369)") is not part of the name.
