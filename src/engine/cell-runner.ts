@@ -13,9 +13,9 @@ import {
 import type { OutputType } from '../domain/columns.ts';
 import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
-import { loadEnginePages } from '../infra/repos/engine-pages.ts';
 import { Waker } from '../infra/waker.ts';
-import type { AnswerEngine, ColumnConfig, EnginePage, EngineSubject } from './types.ts';
+import { PageCache } from './page-cache.ts';
+import type { AnswerEngine, ColumnConfig, EngineSubject } from './types.ts';
 
 export interface CellRunnerOptions {
   /** Batches answered at once by this process. */
@@ -28,9 +28,6 @@ export interface CellRunnerOptions {
   log: Logger;
 }
 
-/** Pages kept in memory across cells: a row's columns read the same documents one after another. */
-const PAGE_CACHE_PAGES = 4_000;
-
 /**
  * Answers queued table cells: claims a batch (price checked and held), asks the engine for
  * each cell, and ends them (hold captured or released), renewing the lease meanwhile. Any
@@ -41,17 +38,17 @@ export class CellRunner {
   private readonly waker = new Waker();
   private readonly stopController = new AbortController();
   private readonly loops = new Set<Promise<void>>();
-  private readonly pages = new Map<string, EnginePage[]>();
-  private cachedPages = 0;
   private stopping = false;
   private lastSweep = 0;
 
   private readonly db: Database;
   private readonly engine: AnswerEngine;
   private readonly opts: CellRunnerOptions;
+  private readonly pages: PageCache;
 
   constructor(db: Database, engine: AnswerEngine, opts: CellRunnerOptions) {
     this.db = db;
+    this.pages = new PageCache(db);
     this.engine = engine;
     this.opts = opts;
   }
@@ -142,7 +139,7 @@ export class CellRunner {
       documents: job.documents.map((d) => ({
         fileId: d.file_id,
         fileName: d.file_name,
-        pages: this.pages.get(d.file_id) ?? [],
+        pages: this.pages.get(d.file_id),
         isPrimary: d.is_primary,
         role: d.role,
         effectiveAt: d.effective_at,
@@ -171,26 +168,7 @@ export class CellRunner {
   }
 
   private async loadPages(jobs: readonly CellJob[]): Promise<void> {
-    const want = new Set(jobs.flatMap((j) => j.documents.map((d) => d.file_id)));
-    const missing = [...want].filter((id) => !this.pages.has(id));
-    for (const id of want) {
-      // Refresh recency: a Map iterates in insertion order, oldest first.
-      const pages = this.pages.get(id);
-      if (pages) {
-        this.pages.delete(id);
-        this.pages.set(id, pages);
-      }
-    }
-    if (missing.length === 0) return;
-    for (const [id, pages] of await loadEnginePages(this.db, missing)) {
-      this.pages.set(id, pages);
-      this.cachedPages += pages.length;
-    }
-    for (const [id, pages] of this.pages) {
-      if (this.cachedPages <= PAGE_CACHE_PAGES || want.has(id)) break;
-      this.pages.delete(id);
-      this.cachedPages -= pages.length;
-    }
+    await this.pages.load(jobs.flatMap((j) => j.documents.map((d) => d.file_id)));
   }
 }
 

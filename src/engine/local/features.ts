@@ -108,6 +108,8 @@ export const FEATURES: readonly string[] = [
   'promptInValue',
   'repeat',
   'sentenceUnit',
+  'unitShare',
+  'midSentence',
   'labelXcell',
   'labelXafter',
   'labelXsentence',
@@ -306,6 +308,10 @@ export function featuresOf(
   set('repeat', clip(Math.log1p((counts.get(valueKey(c)) ?? 1) - 1) / 2));
   const sentence = c.at.unit.kind === 'sentence' ? 1 : 0;
   set('sentenceUnit', sentence);
+  // A piece of a longer sentence (a wrapped prose line, a word inside a clause) rather than a whole unit.
+  const unitLength = Math.max(1, c.at.unit.words.length);
+  set('unitShare', (c.at.to - c.at.from + 1) / unitLength);
+  set('midSentence', sentence && (c.at.from > 0 || c.at.to < unitLength - 1) ? 1 : 0);
   set('labelXcell', c.source === 'cell' ? e.label : 0);
   set('labelXafter', c.source === 'after-label' ? e.label : 0);
   set('labelXsentence', sentence * e.label);

@@ -279,6 +279,19 @@ async function generate(seed: number) {
     govState,
     at('law', govState!),
   );
+  // The same fact as a choice among all states: the parties' own states are named too, so only
+  // the clause around a mention tells the governing one from the others.
+  q.category(
+    'governing_state_choice',
+    [
+      "Which US state's law governs the agreement?",
+      'Governing jurisdiction',
+      'Which state law applies to the agreement?',
+    ],
+    US_STATE_NAMES,
+    hasLaw ? govState! : null,
+    hasLaw ? at('law', govState!) : null,
+  );
   q.bool(
     'auto_renews',
     [
@@ -295,6 +308,15 @@ async function generate(seed: number) {
     BILLING,
     billing,
     billing ? at('billing', billingSentence[billing]!.split(' in ')[0]!.split(',')[0]!) : null,
+  );
+  q.items(
+    'contract_parties',
+    [
+      'Name each party to the contract.',
+      'Contracting parties',
+      'Between which parties is this agreement made?',
+    ],
+    [at('provider', provider)!, at('client', client)!],
   );
   q.items(
     'signatories',

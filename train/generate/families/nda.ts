@@ -227,6 +227,17 @@ async function generate(seed: number) {
     govState,
     hasLaw ? at('law', govState!) : null,
   );
+  q.category(
+    'governing_state_choice',
+    [
+      'Which US state governs this NDA?',
+      'Jurisdiction whose law applies',
+      'The NDA is subject to the law of which state?',
+    ],
+    US_STATE_NAMES,
+    hasLaw ? govState! : null,
+    hasLaw ? at('law', govState!) : null,
+  );
   q.bool(
     'is_mutual',
     [

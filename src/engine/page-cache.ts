@@ -1,0 +1,52 @@
+import type { Queryable } from '../infra/db/database.ts';
+import { loadEnginePages } from '../infra/repos/engine-pages.ts';
+import type { EnginePage } from './types.ts';
+
+/**
+ * A file's pages kept in memory across cells, least recently used dropped first: a row's
+ * columns read the same documents one after another, and a file's pages never change once
+ * ingested, so a cached copy is never stale.
+ */
+export class PageCache {
+  private readonly pages = new Map<string, EnginePage[]>();
+  private held = 0;
+  private readonly db: Queryable;
+  /** Pages held at most, beyond those a single call needs. */
+  private readonly limit: number;
+
+  constructor(db: Queryable, limit = 4_000) {
+    this.db = db;
+    this.limit = limit;
+  }
+
+  /** The pages of every file named, loading those not held in one query. */
+  async load(fileIds: Iterable<string>): Promise<void> {
+    const want = new Set(fileIds);
+    const missing: string[] = [];
+    for (const id of want) {
+      const pages = this.pages.get(id);
+      if (!pages) {
+        missing.push(id);
+        continue;
+      }
+      // Refresh recency: a Map iterates in insertion order, oldest first.
+      this.pages.delete(id);
+      this.pages.set(id, pages);
+    }
+    if (missing.length === 0) return;
+    for (const [id, pages] of await loadEnginePages(this.db, missing)) {
+      this.pages.set(id, pages);
+      this.held += pages.length;
+    }
+    for (const [id, pages] of this.pages) {
+      if (this.held <= this.limit || want.has(id)) break;
+      this.pages.delete(id);
+      this.held -= pages.length;
+    }
+  }
+
+  /** Pages of a file passed to the last `load` (empty when the file has none). */
+  get(fileId: string): EnginePage[] {
+    return this.pages.get(fileId) ?? [];
+  }
+}
