@@ -238,13 +238,30 @@ export function answerDocument(
       return {
         status: 'SUCCESS',
         value: { type, value: top.cand.value } as AnswerValue,
-        citations: cite(e, top.cand),
+        citations: cite(e, firstMention(e.scored, top)),
         confidence: round3(calibrate(m.answered, decision)),
         score: top.p,
         empty: false,
       };
     }
   }
+}
+
+/**
+ * Where a value is cited when the document states it more than once: its first strong
+ * mention in reading order (the letterhead, not the remittance line on the last page).
+ */
+function firstMention(scored: Scored[], top: Scored): TypedCandidate {
+  const key = valueKey(top.cand);
+  let first = top;
+  for (const s of scored) {
+    if (s.p < top.p * 0.5) break;
+    if (valueKey(s.cand) !== key) continue;
+    const a = s.cand.at;
+    const b = first.cand.at;
+    if (a.page < b.page || (a.page === b.page && a.unit.id < b.unit.id)) first = s;
+  }
+  return first.cand;
 }
 
 function cite(e: Examined, c: TypedCandidate): Citation[] {

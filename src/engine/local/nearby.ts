@@ -12,8 +12,9 @@ export interface Nearby {
   /** Distance to that line above, in line heights (0 when none). */
   aboveGap: number;
   /**
-   * The heading of the block the value's line belongs to: going up through lines that start at
-   * the same left edge (bullets, table rows), the first line that does not ("Deliverables:").
+   * The heading of the block the value belongs to: going up its column through lines that start
+   * at the same left edge (bullets, table rows, address lines), the first that does not, or
+   * that ends in a colon ("Deliverables:", "Billed to:").
    */
   heading: string;
 }
@@ -71,17 +72,27 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     const line = layout.lines[li]!;
     const H = page.height || 792;
     const W = page.width || 612;
-    const x = page.words[line.words[0]!]!.box[0];
-    let prev = line;
+    // The value's own column: the segment holding it, so a block in the right half of a
+    // two-column header finds its heading above it, not the left block's.
+    const own = line.segments.find((s) => s.words.includes(first)) ?? line.segments[0]!;
+    const x = own.box[0];
+    const x1 = own.box[2];
+    let prevTop = line.box[1];
     for (let l = li - 1; l >= 0 && l >= li - 40; l--) {
       const up = layout.lines[l]!;
-      if ((prev.box[1] - up.box[3]) * H > 2.5 * line.height) break;
-      const ux = page.words[up.words[0]!]!.box[0];
-      if (Math.abs(ux - x) * W > line.height) {
-        heading = up.segments.find((s) => s.box[2] > x)?.text ?? up.segments[0]!.text;
+      const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x) > 0);
+      if (!seg) {
+        // Nothing above in this column on that line: a blank in the block, unless too far.
+        if ((prevTop - up.box[3]) * H > 3.5 * line.height) break;
+        continue;
+      }
+      if ((prevTop - seg.box[3]) * H > 3.5 * line.height) break;
+      // A line starting elsewhere, or a caption ending in a colon, heads the block.
+      if (Math.abs(seg.box[0] - x) * W > line.height || /[:]$/.test(seg.text.trim())) {
+        heading = seg.text;
         break;
       }
-      prev = up;
+      prevTop = seg.box[1];
     }
   }
   const out = { left, above, aboveGap, heading };

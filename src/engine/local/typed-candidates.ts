@@ -523,6 +523,21 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
   const promptWords = (query.prompt.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) =>
     query.weights.has(stem(w)),
   );
+  const traitsOf = (text: string): Partial<Record<Trait, number>> => {
+    const lower = text.toLowerCase();
+    const checked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■|(?:^|\s)X)\s+(yes|no|true|false)\b/i.exec(text);
+    const inside = promptWords.some((w) =>
+      new RegExp(`\\p{L}${w}|${w.slice(0, -1)}\\p{L}{2,}`, 'u').test(lower),
+    );
+    const negPrefix = promptWords.some((w) => new RegExp(`\\b(?:un|non-?|in|dis)${w}`, 'u').test(lower));
+    return {
+      negation: (NEGATION.test(text) || negPrefix) !== query.negated ? 1 : 0,
+      checkedYes: checked && /yes|true/i.test(checked[1]!) ? 1 : 0,
+      checkedNo: checked && /no|false/i.test(checked[1]!) ? 1 : 0,
+      long: clip(text.split(/\s+/).length / 40),
+      valueFound: inside ? 1 : 0,
+    };
+  };
   const short = index.passages.filter((p) => p.words.length <= 15);
   for (const p of [
     ...topPassages(index, scores, 30, ['sentence', 'segment', 'line']).map((s) => s.passage),
@@ -530,26 +545,26 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
   ]) {
     if (seen.has(p.id) || out.length >= 250) continue;
     seen.add(p.id);
-    const text = p.text;
-    const lower = text.toLowerCase();
-    const checked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■|(?:^|\s)X)\s+(yes|no|true|false)\b/i.exec(text);
-    const inside = promptWords.some((w) =>
-      new RegExp(`\\p{L}${w}|${w.slice(0, -1)}\\p{L}{2,}`, 'u').test(lower),
-    );
-    const negPrefix = promptWords.some((w) => new RegExp(`\\b(?:un|non-?|in|dis)${w}`, 'u').test(lower));
     out.push({
       source: 'clause',
       at: located(p, 0, p.words.length - 1),
       value: null,
-      text,
-      traits: {
-        negation: (NEGATION.test(text) || negPrefix) !== query.negated ? 1 : 0,
-        checkedYes: checked && /yes|true/i.test(checked[1]!) ? 1 : 0,
-        checkedNo: checked && /no|false/i.test(checked[1]!) ? 1 : 0,
-        long: clip(p.words.length / 40),
-        valueFound: inside ? 1 : 0,
-      },
+      text: p.text,
+      traits: traitsOf(p.text),
     });
+  }
+  // A printed line inside a longer unit ("Status: UNPAID" among header fields read as one
+  // run of text) is a clause of its own when it speaks of the question.
+  const promptStems = [...query.weights].filter(([, w]) => w >= 0.8).map(([k]) => k);
+  for (const line of lineCandidates(index)) {
+    if (out.length >= 300) break;
+    if (line.at.from === 0 && line.at.to === line.at.unit.words.length - 1) continue;
+    const lower = line.text.toLowerCase();
+    const stems = new Set(line.text.split(/[^\p{L}\p{N}]+/u).map((w) => stem(w.toLowerCase())));
+    const speaks =
+      promptStems.some((k) => stems.has(k)) || promptWords.some((w) => lower.includes(w.slice(0, -1)));
+    if (!speaks) continue;
+    out.push({ source: 'clause', at: line.at, value: null, text: line.text, traits: traitsOf(line.text) });
   }
   return out;
 }

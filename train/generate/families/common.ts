@@ -88,12 +88,19 @@ export function letterhead(
     w: number;
     withLogo: boolean;
     align?: 'left' | 'right' | 'center';
+    /** Only the logo: the company's name and address are printed elsewhere. */
+    logoOnly?: boolean;
   },
 ): Letterhead {
   const align = o.align ?? rng.pick(['left', 'right', 'center'] as const);
   const raster = o.withLogo ? logoRaster(rng, initialsOf(o.company)) : null;
   const logoW = raster ? (raster.width > raster.height * 1.5 ? 110 : 56) : 0;
   const logoH = raster ? heightFor(logoW, raster) : 0;
+  if (o.logoOnly) {
+    if (!raster) return { logo: null, bottom: o.y };
+    const x = align === 'left' ? o.x : align === 'right' ? o.x + o.w - logoW : o.x + o.w / 2 - logoW / 2;
+    return { logo: picture(page, x, o.y, logoW, raster), bottom: o.y + logoH + 6 };
+  }
   const nameSize = rng.pick([13, 14, 16]);
   const small = 8.5;
   let logo: RegionAnswer | null = null;

@@ -34,7 +34,95 @@ import type { Family, RegionAnswer } from '../types.ts';
 import { type Ctx, heightFor, label, letterhead, lines, makeCtx, picture } from './common.ts';
 
 const PAYMENT_METHODS = ['Bank transfer', 'Credit card', 'Check', 'Direct debit', 'PayPal'];
-const PRODUCERS = ['banner', 'boxed', 'ledger', 'columns'] as const;
+const PRODUCERS = ['banner', 'boxed', 'ledger', 'columns', 'parties'] as const;
+
+/**
+ * Printed words of an invoice in the languages European sellers print them in, so the word
+ * associations learn that an English question about the "invoice number" is answered beside
+ * "Rechnungsnummer" or "Factuurnummer". Questions stay in English, as users write them.
+ */
+interface Words {
+  title: string[];
+  no: string[];
+  issue: string[];
+  due: string[];
+  cust: string[];
+  po: string[];
+  delivered: string[];
+  billTo: string[];
+  from: string[];
+  subtotal: string[];
+  total: string[];
+  status: string[];
+  paid: string[];
+  unpaid: string[];
+}
+const WORDS: Record<'en' | 'de' | 'nl' | 'fr', Words> = {
+  en: {
+    title: ['INVOICE', 'Invoice', 'TAX INVOICE', 'Commercial Invoice', 'SALES INVOICE'],
+    no: ['Invoice No.', 'Invoice #', 'Invoice Number', 'Inv. Ref', 'Invoice no.', 'Document No.', 'Bill No.'],
+    issue: ['Invoice Date', 'Date', 'Date of issue', 'Issued', 'Invoice date'],
+    due: ['Due Date', 'Payment due', 'Due by', 'Pay by'],
+    cust: ['Customer No.', 'Account #', 'Client ID', 'Customer ref.'],
+    po: ['PO Number', 'Your order ref.', 'Purchase Order', 'P.O. #', 'Order number'],
+    delivered: ['Delivery date', 'Date of supply', 'Shipped', 'Service date'],
+    billTo: ['Bill To:', 'BILL TO', 'Invoice to:', 'Customer:', 'Sold to', 'BILLED TO:'],
+    from: ['From:', 'PROVIDED BY:', 'Seller:', 'Issued by:', 'Supplier:', 'Vendor'],
+    subtotal: ['Subtotal', 'Net amount', 'Sub-total'],
+    total: ['Total', 'TOTAL DUE', 'Amount due', 'Invoice total', 'Grand Total', 'Total (incl. tax)'],
+    status: ['Status', 'Payment status'],
+    paid: ['PAID', 'Paid in full', 'Settled'],
+    unpaid: ['UNPAID', 'Outstanding', 'Awaiting payment'],
+  },
+  de: {
+    title: ['RECHNUNG', 'Rechnung'],
+    no: ['Rechnungsnummer', 'Rechnungs-Nr.', 'Rechnung Nr.', 'Belegnummer'],
+    issue: ['Rechnungsdatum', 'Datum', 'Ausstellungsdatum'],
+    due: ['Fällig am', 'Zahlbar bis', 'Fälligkeitsdatum'],
+    cust: ['Kundennummer', 'Kunden-Nr.'],
+    po: ['Bestellnummer', 'Ihre Bestellung', 'Auftragsnummer'],
+    delivered: ['Lieferdatum', 'Leistungsdatum'],
+    billTo: ['Rechnungsempfänger:', 'Kunde:', 'Rechnung an:'],
+    from: ['Absender:', 'Verkäufer:', 'Rechnungssteller:'],
+    subtotal: ['Zwischensumme', 'Nettobetrag'],
+    total: ['Gesamtbetrag', 'Gesamt', 'Rechnungsbetrag', 'Summe brutto'],
+    status: ['Status', 'Zahlungsstatus'],
+    paid: ['BEZAHLT', 'Bezahlt'],
+    unpaid: ['UNBEZAHLT', 'Offen'],
+  },
+  nl: {
+    title: ['FACTUUR', 'Factuur'],
+    no: ['Factuurnummer', 'Factuurnr.', 'Factuur nr.'],
+    issue: ['Factuurdatum', 'Datum'],
+    due: ['Vervaldatum', 'Te betalen voor'],
+    cust: ['Klantnummer', 'Debiteurnummer'],
+    po: ['Ordernummer', 'Uw referentie', 'Bestelnummer'],
+    delivered: ['Leverdatum', 'Orderdatum'],
+    billTo: ['Factuuradres:', 'Klant:', 'Aan:'],
+    from: ['Van:', 'Leverancier:', 'Verkoper:'],
+    subtotal: ['Subtotaal', 'Totaal excl. BTW'],
+    total: ['Totaal', 'Totaal incl. BTW', 'Te betalen'],
+    status: ['Status', 'Betaalstatus'],
+    paid: ['BETAALD', 'Betaald'],
+    unpaid: ['ONBETAALD', 'Openstaand'],
+  },
+  fr: {
+    title: ['FACTURE', 'Facture'],
+    no: ['N° de facture', 'Facture n°', 'Numéro de facture', 'N° facture'],
+    issue: ['Date de facture', 'Date', "Date d'émission"],
+    due: ["Date d'échéance", 'Échéance', 'À payer avant le'],
+    cust: ['N° client', 'Code client'],
+    po: ['N° de commande', 'Votre commande', 'Bon de commande'],
+    delivered: ['Date de livraison', 'Date de prestation'],
+    billTo: ['Facturé à :', 'Client :', 'Adresse de facturation'],
+    from: ['Émetteur :', 'Vendeur :', 'Fournisseur :'],
+    subtotal: ['Sous-total', 'Total HT'],
+    total: ['Total TTC', 'Montant total', 'Net à payer'],
+    status: ['Statut', 'État du paiement'],
+    paid: ['PAYÉE', 'Réglée'],
+    unpaid: ['IMPAYÉE', 'En attente de paiement'],
+  },
+};
 
 interface Line {
   description: string;
@@ -61,6 +149,7 @@ function drawLines(rng: ReturnType<typeof makeRng>, pool: Product[], n: number):
 async function generate(seed: number) {
   const rng = makeRng(hashSeed('invoice', seed));
   const producer = rng.pick(PRODUCERS);
+  const words = WORDS[rng.chance(0.7) ? 'en' : rng.pick(['de', 'nl', 'fr'] as const)];
   const country = pickCountry(rng);
   const ctx: Ctx = makeCtx(
     rng,
@@ -108,11 +197,13 @@ async function generate(seed: number) {
   const at: Record<string, Ev> = {};
   const images: RegionAnswer[] = [];
 
-  // Letterhead.
+  // Letterhead; in the 'parties' layout the seller's block sits in a column under a heading
+  // beside the customer's, and only a logo stands at the top.
   const sellerLines = [...sellerAddr.lines, `Tel. ${phone(rng, country)}`, websiteFor(seller)];
   const head = letterhead(page1, rng, {
     company: seller,
     lines: sellerLines,
+    logoOnly: producer === 'parties',
     fonts: ctx.fonts,
     x: flow.left,
     y: flow.y,
@@ -122,8 +213,22 @@ async function generate(seed: number) {
   });
   at.seller = ev(1, seller);
   if (head.logo) images.push(head.logo);
-  const title = rng.pick(['INVOICE', 'Invoice', 'TAX INVOICE', 'Commercial Invoice', 'SALES INVOICE']);
+  const title = rng.pick(words.title);
   let y = head.bottom + 8;
+  if (producer === 'parties') {
+    // Customer first, at the left, each block under its own heading.
+    const colX = flow.left + flow.width * 0.55;
+    const billHead = rng.pick(words.billTo);
+    page1.text(flow.left, y + fs, billHead, ctx.fonts.bold, fs);
+    page1.text(colX, y + fs, rng.pick(words.from), ctx.fonts.bold, fs);
+    const gapY = y + fs * (rng.chance(0.5) ? 3.2 : 1.6);
+    const contact = rng.chance(0.5)
+      ? [`${rng.pick(['Attn.', ''])} ${rng.pick(['A. Novak', 'J. Smith', 'M. Rossi', 'K. Weber'])}`.trim()]
+      : [];
+    const by = lines(page1, flow.left, gapY, [...contact, buyer, ...buyerAddr.lines], ctx.fonts.regular, fs);
+    const sy = lines(page1, colX, gapY, [seller, ...sellerLines], ctx.fonts.regular, fs);
+    y = Math.max(by, sy) + 10;
+  }
   if (producer === 'banner') {
     page1.rect(flow.right - 180, flow.y, 180, 30, { stroke: 0, fill: 0.82 });
     page1.text(flow.right - 90, flow.y + 21, title, ctx.fonts.bold, 16, { align: 'center' });
@@ -134,23 +239,20 @@ async function generate(seed: number) {
 
   // Reference fields.
   const lab = {
-    no: label(rng, [
-      'Invoice No.',
-      'Invoice #',
-      'Invoice Number',
-      'Inv. Ref',
-      'Invoice no.',
-      'Document No.',
-      'Bill No.',
-    ]),
-    issue: label(rng, ['Invoice Date', 'Date', 'Date of issue', 'Issued', 'Invoice date']),
-    due: label(rng, ['Due Date', 'Payment due', 'Due by', 'Pay by']),
-    cust: label(rng, ['Customer No.', 'Account #', 'Client ID', 'Customer ref.']),
-    po: label(rng, ['PO Number', 'Your order ref.', 'Purchase Order', 'P.O. #']),
-    delivered: label(rng, ['Delivery date', 'Date of supply', 'Shipped', 'Service date']),
+    no: label(rng, words.no),
+    issue: label(rng, words.issue),
+    due: label(rng, words.due),
+    cust: label(rng, words.cust),
+    po: label(rng, words.po),
+    delivered: label(rng, words.delivered),
   };
+  // The payment status: a header field on some invoices, a line under the totals on others.
+  const status = paid ? rng.pick(words.paid) : rng.pick(words.unpaid);
+  const statusLabel = rng.pick(words.status);
+  const statusInHeader = rng.chance(0.4);
   const meta: [string, string, string | null][] = [
     [lab.no, invoiceNo, 'no'],
+    ...(statusInHeader ? [[`${statusLabel}:`, status, 'paid'] as [string, string, string]] : []),
     [lab.issue, ctx.date(issue), 'issue'],
     ...(showDue ? [[lab.due, ctx.date(due), 'due'] as [string, string, string]] : []),
     [lab.cust, customerNo, null],
@@ -163,9 +265,11 @@ async function generate(seed: number) {
     if (k === 'issue') at.issue = ev(1, value);
     if (k === 'due') at.due = ev(1, value);
     if (k === 'po') at.po = ev(1, value);
+    if (k === 'paid') at.paid = ev(1, value);
   };
-  const billTo = [buyer, ...buyerAddr.lines];
-  const billLabel = rng.pick(['Bill To:', 'BILL TO', 'Invoice to:', 'Customer:', 'Sold to']);
+  // The 'parties' layout printed both blocks already.
+  const billTo = producer === 'parties' ? [] : [buyer, ...buyerAddr.lines];
+  const billLabel = producer === 'parties' ? '' : rng.pick(words.billTo);
   if (producer === 'boxed' || producer === 'columns') {
     // Fields across the page, label in a box corner, above the box, or above the value.
     const style: FieldStyle = producer === 'boxed' ? rng.pick(['boxCorner', 'boxAbove'] as const) : 'below';
@@ -182,7 +286,7 @@ async function generate(seed: number) {
       keep(k, v);
     });
     y += Math.ceil(metaOrder.length / perRow) * (fieldHeight(style, fs) + 4) + 10;
-    page1.text(flow.left, y + fs, billLabel, ctx.fonts.bold, fs);
+    if (billLabel) page1.text(flow.left, y + fs, billLabel, ctx.fonts.bold, fs);
     y = lines(page1, flow.left, y + fs * 1.5, billTo, ctx.fonts.regular, fs);
   } else {
     // Bill-to on the left, reference fields on the right.
@@ -200,7 +304,7 @@ async function generate(seed: number) {
       });
       keep(k, v);
     }
-    page1.text(flow.left, y + fs, billLabel, ctx.fonts.bold, fs);
+    if (billLabel) page1.text(flow.left, y + fs, billLabel, ctx.fonts.bold, fs);
     const by = lines(page1, flow.left, y + fs * 1.5, billTo, ctx.fonts.regular, fs);
     y = Math.max(by, my) + 8;
   }
@@ -242,16 +346,9 @@ async function generate(seed: number) {
   const itemEv = items.map((l, i) => ev(rowPages[i]!, l.description));
 
   // Totals.
-  const totalLabel = label(rng, [
-    'Total',
-    'TOTAL DUE',
-    'Amount due',
-    'Invoice total',
-    'Grand Total',
-    'Total (incl. tax)',
-  ]);
+  const totalLabel = label(rng, words.total);
   const totals: [string, string, string | null][] = [
-    [label(rng, ['Subtotal', 'Net amount', 'Sub-total']), ctx.amount(subtotal), null],
+    [label(rng, words.subtotal), ctx.amount(subtotal), null],
   ];
   if (shipping)
     totals.push([label(rng, ['Shipping', 'Freight', 'Delivery charge']), ctx.amount(shipping), null]);
@@ -275,12 +372,11 @@ async function generate(seed: number) {
   flow.y += 8;
 
   // Status, currency, payment instructions.
-  const status = paid
-    ? rng.pick(['PAID', 'Paid in full', 'Settled'])
-    : rng.pick(['UNPAID', 'Outstanding', 'Awaiting payment']);
-  const statusLine = `${rng.pick(['Status', 'Payment status'])}: ${status}`;
-  flow.line(statusLine, { font: ctx.fonts.bold });
-  at.paid = ev(flow.pageNo, statusLine);
+  if (!statusInHeader) {
+    const statusLine = `${statusLabel}: ${status}`;
+    flow.line(statusLine, { font: ctx.fonts.bold });
+    at.paid = ev(flow.pageNo, statusLine);
+  }
   if (paid && rng.chance(0.7)) {
     const stamp = stampRaster(rng, rng.pick(['PAID', 'RECEIVED', 'PAID IN FULL']));
     const h = heightFor(100, stamp);
@@ -297,12 +393,24 @@ async function generate(seed: number) {
     flow.line(ml);
     at.method = ev(flow.pageNo, method);
   }
-  const terms = rng.pick([
-    `Please quote ${lab.no.replace(/:$/, '')} with your payment.`,
-    'Late payments may incur interest at 1.5% per month.',
-    `Questions about this invoice? Call ${phone(rng, country)}.`,
-    'Thank you for your business!',
-  ]);
+  // Terms that speak of payment whether or not this invoice is paid: the status line, not
+  // these, answers "has it been paid?".
+  const terms = rng
+    .sample(
+      [
+        `Please quote ${lab.no.replace(/:$/, '')} with your payment.`,
+        'Late payments may incur interest at 1.5% per month.',
+        `Questions about this invoice? Call ${phone(rng, country)}.`,
+        'Thank you for your business!',
+        'Title to the goods passes to the buyer only once they have been paid for in full.',
+        'Interest accrues on any balance not paid by the due date.',
+        'Invoices that remain unpaid after 30 days may be referred to a collection agency.',
+        'Payment must be made in full without deduction or set-off.',
+        'Once paid, this invoice serves as your receipt.',
+      ],
+      rng.int(1, 3),
+    )
+    .join(' ');
   flow.para(terms, { size: fs - 0.5 });
   if (rng.chance(0.6)) {
     flow.para(
