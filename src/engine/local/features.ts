@@ -135,8 +135,6 @@ export const FEATURES: readonly string[] = [
   'assocLeftMean',
   'assocAboveMean',
   'assocHeadingMean',
-  // The label answers the word the prompt rules out ("Bill to" for "not the customer").
-  'assocExcluded',
   'qWho*orgSuffix',
   'qWho*personShape',
   'qCompany*orgSuffix',
@@ -219,7 +217,6 @@ const ASSOC_PLACE = FEATURES.indexOf('assocPlace');
 const ASSOC_LEFT_MEAN = FEATURES.indexOf('assocLeftMean');
 const ASSOC_ABOVE_MEAN = FEATURES.indexOf('assocAboveMean');
 const ASSOC_HEADING_MEAN = FEATURES.indexOf('assocHeadingMean');
-const ASSOC_EXCLUDED = FEATURES.indexOf('assocExcluded');
 
 /**
  * Where a picture sits, as words ("placetop placefirstpage placesmall"), so the word associations
@@ -260,15 +257,6 @@ export function fillAssociations(
   x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.terms, near.left);
   x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.terms, near.above);
   x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.terms, near.heading);
-  if (query.excluded.size) {
-    const ruledOut = [...query.excluded];
-    x[ASSOC_EXCLUDED] = Math.max(
-      0,
-      associationScore(table, group, ruledOut, near.left),
-      associationScore(table, group, ruledOut, near.above),
-      associationScore(table, group, ruledOut, near.heading),
-    );
-  }
 }
 
 export function featuresOf(

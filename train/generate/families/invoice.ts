@@ -215,45 +215,20 @@ async function generate(seed: number) {
   if (head.logo) images.push(head.logo);
   const title = rng.pick(words.title);
   let y = head.bottom + 8;
-  // The two parties' blocks side by side; returns their bottom.
-  const partyBlocks = (y: number): number => {
+  if (producer === 'parties') {
+    // Customer first, at the left, each block under its own heading.
+    const colX = flow.left + flow.width * 0.55;
+    const billHead = rng.pick(words.billTo);
+    page1.text(flow.left, y + fs, billHead, ctx.fonts.bold, fs);
+    page1.text(colX, y + fs, rng.pick(words.from), ctx.fonts.bold, fs);
     const gapY = y + fs * (rng.chance(0.5) ? 3.2 : 1.6);
     const contact = rng.chance(0.5)
       ? [`${rng.pick(['Attn.', ''])} ${rng.pick(['A. Novak', 'J. Smith', 'M. Rossi', 'K. Weber'])}`.trim()]
       : [];
-    let by: number;
-    let sy: number;
-    if (rng.chance(0.5)) {
-      // Customer first, at the left, each block under its own heading.
-      const colX = flow.left + flow.width * 0.55;
-      page1.text(flow.left, y + fs, rng.pick(words.billTo), ctx.fonts.bold, fs);
-      page1.text(colX, y + fs, rng.pick(words.from), ctx.fonts.bold, fs);
-      by = lines(page1, flow.left, gapY, [...contact, buyer, ...buyerAddr.lines], ctx.fonts.regular, fs);
-      sy = lines(page1, colX, gapY, [seller, ...sellerLines], ctx.fonts.regular, fs);
-    } else {
-      // The seller's block bare at the left, the customer's under a heading beside it, and
-      // sometimes a ship-to block repeating the customer.
-      const colX = flow.left + flow.width * 0.4;
-      sy = lines(page1, flow.left, y + fs, [seller, ...sellerLines], ctx.fonts.regular, fs);
-      page1.text(colX, y + fs, rng.pick(words.billTo), ctx.fonts.bold, fs);
-      by = lines(page1, colX, y + fs * 2.4, [...contact, buyer, ...buyerAddr.lines], ctx.fonts.regular, fs);
-      if (rng.chance(0.5)) {
-        const shipX = flow.left + flow.width * 0.7;
-        page1.text(
-          shipX,
-          y + fs,
-          rng.pick(['Ship to', 'Deliver to', 'Shipping address']),
-          ctx.fonts.bold,
-          fs,
-        );
-        lines(page1, shipX, y + fs * 2.4, [buyer, ...buyerAddr.lines.slice(0, 2)], ctx.fonts.regular, fs);
-      }
-    }
-    return Math.max(by, sy) + 10;
-  };
-  // Blocks at the top, or under the title and reference fields (as web-billing invoices print).
-  const blocksFirst = producer === 'parties' && rng.chance(0.5);
-  if (blocksFirst) y = partyBlocks(y);
+    const by = lines(page1, flow.left, gapY, [...contact, buyer, ...buyerAddr.lines], ctx.fonts.regular, fs);
+    const sy = lines(page1, colX, gapY, [seller, ...sellerLines], ctx.fonts.regular, fs);
+    y = Math.max(by, sy) + 10;
+  }
   if (producer === 'banner') {
     page1.rect(flow.right - 180, flow.y, 180, 30, { stroke: 0, fill: 0.82 });
     page1.text(flow.right - 90, flow.y + 21, title, ctx.fonts.bold, 16, { align: 'center' });
@@ -333,7 +308,6 @@ async function generate(seed: number) {
     const by = lines(page1, flow.left, y + fs * 1.5, billTo, ctx.fonts.regular, fs);
     y = Math.max(by, my) + 8;
   }
-  if (producer === 'parties' && !blocksFirst) y = partyBlocks(y + 6);
   at.buyer = ev(1, buyer);
   flow.y = y + 10;
 
