@@ -264,9 +264,9 @@ function makeLawContract(rng: Rng): LawContract {
 
 /**
  * Issue 13's five reported failures, on the default scorer (ISSUE13_SCORER=learned picks the
- * learned one). Three are not met yet by either scorer (invoice number among other labelled
- * numbers, the letterhead issuer against the Bill To company, "UNPAID"): they run only when
- * asked for (`ISSUE13_TARGETS=1 npx vitest run test/engine-failures.test.ts`).
+ * learned one). One is not met yet ("UNPAID" in a header block read as one run of text, while
+ * a terms sentence on the last page says "until paid for in full"): it runs only when asked
+ * for (`ISSUE13_TARGETS=1 npx vitest run test/engine-failures.test.ts`).
  */
 const target = it.skipIf(!process.env.ISSUE13_TARGETS);
 
@@ -348,67 +348,57 @@ describe('local engine on documents it has never seen, through the upload pipeli
   const onPage = (lines: string[], quote: string) =>
     collapse(quote).length > 0 && collapse(lines.join(' ')).includes(collapse(quote));
 
-  target(
-    `2.2 text_quote / 2.4 citations: "What is the invoice number?" answers the INV number of page 1, cited there, wherever it sits in the header (seed ${SEED})`,
-    async () => {
-      const docs = await invoices('invoice number');
-      const cells = await answers(
-        docs.map((d) => d.fileId),
-        { prompt: 'What is the invoice number?', outputType: 'text_quote' },
+  it(`2.2 text_quote / 2.4 citations: "What is the invoice number?" answers the INV number of page 1, cited there, wherever it sits in the header (seed ${SEED})`, async () => {
+    const docs = await invoices('invoice number');
+    const cells = await answers(
+      docs.map((d) => d.fileId),
+      { prompt: 'What is the invoice number?', outputType: 'text_quote' },
+    );
+    docs.forEach(({ inv, fileId }, i) => {
+      const cell = cells[i]!;
+      const header = inv.pages[0]!.filter((l) => /^[A-Z][A-Za-z ]+: /.test(l) && !l.startsWith('Bill To'));
+      const what = `expected ${inv.number} from header ${JSON.stringify(header)}; ${show(cell)}`;
+      expect.soft(cell.status, what).toBe('SUCCESS');
+      expect.soft(cell.value?.type, what).toBe('text_quote');
+      expect.soft(String(cell.value?.value ?? '').trim(), what).toBe(inv.number);
+      const cited = ((cell.citations as Json[]) ?? []).filter(
+        (c) => c.fileId === fileId && c.page === 1 && String(c.quote).includes(inv.number),
       );
-      docs.forEach(({ inv, fileId }, i) => {
-        const cell = cells[i]!;
-        const header = inv.pages[0]!.filter((l) => /^[A-Z][A-Za-z ]+: /.test(l) && !l.startsWith('Bill To'));
-        const what = `expected ${inv.number} from header ${JSON.stringify(header)}; ${show(cell)}`;
-        expect.soft(cell.status, what).toBe('SUCCESS');
-        expect.soft(cell.value?.type, what).toBe('text_quote');
-        expect.soft(String(cell.value?.value ?? '').trim(), what).toBe(inv.number);
-        const cited = ((cell.citations as Json[]) ?? []).filter(
-          (c) => c.fileId === fileId && c.page === 1 && String(c.quote).includes(inv.number),
-        );
-        expect.soft(cited.length, `${what}: a citation on page 1 quoting ${inv.number}`).toBeGreaterThan(0);
-        expectQuotesWritten(cell, fileId, inv.pages, what);
-        for (const c of cited) {
-          expect
-            .soft(onPage(inv.pages[0]!, c.quote), `${what}: "${c.quote}" is written on page 1`)
-            .toBe(true);
-          expect.soft(c.box, `${what}: citation box`).toBeTruthy();
-        }
-      });
-    },
-  );
+      expect.soft(cited.length, `${what}: a citation on page 1 quoting ${inv.number}`).toBeGreaterThan(0);
+      expectQuotesWritten(cell, fileId, inv.pages, what);
+      for (const c of cited) {
+        expect.soft(onPage(inv.pages[0]!, c.quote), `${what}: "${c.quote}" is written on page 1`).toBe(true);
+        expect.soft(c.box, `${what}: citation box`).toBeTruthy();
+      }
+    });
+  });
 
-  target(
-    `2.2 text_quote / 2.4 citations: "Which company issued this invoice?" answers the letterhead company, cited on page 1 (seed ${SEED})`,
-    async () => {
-      const docs = await invoices('invoice issuer');
-      const cells = await answers(
-        docs.map((d) => d.fileId),
-        { prompt: 'Which company issued this invoice?', outputType: 'text_quote' },
+  it(`2.2 text_quote / 2.4 citations: "Which company issued this invoice?" answers the letterhead company, cited on page 1 (seed ${SEED})`, async () => {
+    const docs = await invoices('invoice issuer');
+    const cells = await answers(
+      docs.map((d) => d.fileId),
+      { prompt: 'Which company issued this invoice?', outputType: 'text_quote' },
+    );
+    docs.forEach(({ inv, fileId }, i) => {
+      const cell = cells[i]!;
+      const what = `expected ${inv.issuer} (customer ${inv.customer}); ${show(cell)}`;
+      expect.soft(cell.status, what).toBe('SUCCESS');
+      expect.soft(cell.value?.type, what).toBe('text_quote');
+      const value = String(cell.value?.value ?? '');
+      expect.soft(looseIncludes(value, brand(inv.issuer)), `${what}: names the issuer`).toBe(true);
+      expect.soft(value.includes(inv.number), `${what}: not the invoice number`).toBe(false);
+      expect.soft(/invoice date/i.test(value), `${what}: not the "Invoice Date" line`).toBe(false);
+      expect.soft(looseIncludes(value, brand(inv.customer)), `${what}: not the customer`).toBe(false);
+      const cited = ((cell.citations as Json[]) ?? []).filter(
+        (c) => c.fileId === fileId && c.page === 1 && looseIncludes(String(c.quote), brand(inv.issuer)),
       );
-      docs.forEach(({ inv, fileId }, i) => {
-        const cell = cells[i]!;
-        const what = `expected ${inv.issuer} (customer ${inv.customer}); ${show(cell)}`;
-        expect.soft(cell.status, what).toBe('SUCCESS');
-        expect.soft(cell.value?.type, what).toBe('text_quote');
-        const value = String(cell.value?.value ?? '');
-        expect.soft(looseIncludes(value, brand(inv.issuer)), `${what}: names the issuer`).toBe(true);
-        expect.soft(value.includes(inv.number), `${what}: not the invoice number`).toBe(false);
-        expect.soft(/invoice date/i.test(value), `${what}: not the "Invoice Date" line`).toBe(false);
-        expect.soft(looseIncludes(value, brand(inv.customer)), `${what}: not the customer`).toBe(false);
-        const cited = ((cell.citations as Json[]) ?? []).filter(
-          (c) => c.fileId === fileId && c.page === 1 && looseIncludes(String(c.quote), brand(inv.issuer)),
-        );
-        expect.soft(cited.length, `${what}: a citation on page 1 quoting the issuer`).toBeGreaterThan(0);
-        expectQuotesWritten(cell, fileId, inv.pages, what);
-        for (const c of cited) {
-          expect
-            .soft(onPage(inv.pages[0]!, c.quote), `${what}: "${c.quote}" is written on page 1`)
-            .toBe(true);
-        }
-      });
-    },
-  );
+      expect.soft(cited.length, `${what}: a citation on page 1 quoting the issuer`).toBeGreaterThan(0);
+      expectQuotesWritten(cell, fileId, inv.pages, what);
+      for (const c of cited) {
+        expect.soft(onPage(inv.pages[0]!, c.quote), `${what}: "${c.quote}" is written on page 1`).toBe(true);
+      }
+    });
+  });
 
   it(`2.2 isCompositional / 2.4 citations: the governing-law state on the line after "laws" is answered and quoted (seed ${SEED})`, async () => {
     const doc = makeLawContract(rngFor('law line break'));
