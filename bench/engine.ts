@@ -152,8 +152,7 @@ try {
     const cache = new PageCache(h.db);
     for (const { doc, c } of cells) {
       const t0 = performance.now();
-      await cache.load([doc.fileId]);
-      const pages = cache.get(doc.fileId);
+      const pages = (await cache.load([doc.fileId])).get(doc.fileId)!;
       const t1 = performance.now();
       try {
         await engine.answer(c.column, subjectOf(doc, pages));

@@ -15,7 +15,7 @@ import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
 import { Waker } from '../infra/waker.ts';
 import { PageCache } from './page-cache.ts';
-import type { AnswerEngine, ColumnConfig, EngineSubject } from './types.ts';
+import type { AnswerEngine, ColumnConfig, EnginePage, EngineSubject } from './types.ts';
 
 export interface CellRunnerOptions {
   /** Batches answered at once by this process. */
@@ -110,9 +110,9 @@ export class CellRunner {
       Math.max(100, Math.floor(this.opts.leaseMs / 3)),
     );
     try {
-      await this.loadPages(jobs);
+      const pages = await this.pages.load(jobs.flatMap((j) => j.documents.map((d) => d.file_id)));
       // All cells of the batch at once: the engine threads (or the model server) do the work.
-      const answered = await Promise.all(jobs.map((job) => this.answer(job, signal)));
+      const answered = await Promise.all(jobs.map((job) => this.answer(job, pages, signal)));
       const outcomes = answered.filter((o): o is CellOutcome => o !== null);
       await finishCellJobs(this.db, claimId, outcomes);
       if (this.stopController.signal.aborted) {
@@ -131,7 +131,11 @@ export class CellRunner {
   }
 
   /** Null when the work was interrupted (stop, lease lost): nothing to record. */
-  private async answer(job: CellJob, signal: AbortSignal): Promise<CellOutcome | null> {
+  private async answer(
+    job: CellJob,
+    pages: Map<string, EnginePage[]>,
+    signal: AbortSignal,
+  ): Promise<CellOutcome | null> {
     await yieldToLoop(); // an engine on this thread is synchronous: let HTTP requests in between cells
     if (signal.aborted) return null;
     const subject: EngineSubject = {
@@ -139,7 +143,7 @@ export class CellRunner {
       documents: job.documents.map((d) => ({
         fileId: d.file_id,
         fileName: d.file_name,
-        pages: this.pages.get(d.file_id),
+        pages: pages.get(d.file_id) ?? [],
         isPrimary: d.is_primary,
         role: d.role,
         effectiveAt: d.effective_at,
@@ -165,10 +169,6 @@ export class CellRunner {
       const statusText = `Extraction failed: ${(err as Error).message}`.slice(0, 500);
       return { job, answer: { status: 'ERROR', statusText, facts: [] } };
     }
-  }
-
-  private async loadPages(jobs: readonly CellJob[]): Promise<void> {
-    await this.pages.load(jobs.flatMap((j) => j.documents.map((d) => d.file_id)));
   }
 }
 

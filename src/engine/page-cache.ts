@@ -19,9 +19,13 @@ export class PageCache {
     this.limit = limit;
   }
 
-  /** The pages of every file named, loading those not held in one query. */
-  async load(fileIds: Iterable<string>): Promise<void> {
+  /**
+   * The pages of every file named, loading those not held in one query. The map returned is
+   * the caller's: another batch loading meanwhile may evict a file from the cache, never from it.
+   */
+  async load(fileIds: Iterable<string>): Promise<Map<string, EnginePage[]>> {
     const want = new Set(fileIds);
+    const out = new Map<string, EnginePage[]>();
     const missing: string[] = [];
     for (const id of want) {
       const pages = this.pages.get(id);
@@ -32,21 +36,20 @@ export class PageCache {
       // Refresh recency: a Map iterates in insertion order, oldest first.
       this.pages.delete(id);
       this.pages.set(id, pages);
+      out.set(id, pages);
     }
-    if (missing.length === 0) return;
-    for (const [id, pages] of await loadEnginePages(this.db, missing)) {
-      this.pages.set(id, pages);
-      this.held += pages.length;
+    if (missing.length > 0) {
+      for (const [id, pages] of await loadEnginePages(this.db, missing)) {
+        if (!this.pages.has(id)) this.held += pages.length;
+        this.pages.set(id, pages);
+        out.set(id, pages);
+      }
+      for (const [id, pages] of this.pages) {
+        if (this.held <= this.limit || want.has(id)) break;
+        this.pages.delete(id);
+        this.held -= pages.length;
+      }
     }
-    for (const [id, pages] of this.pages) {
-      if (this.held <= this.limit || want.has(id)) break;
-      this.pages.delete(id);
-      this.held -= pages.length;
-    }
-  }
-
-  /** Pages of a file passed to the last `load` (empty when the file has none). */
-  get(fileId: string): EnginePage[] {
-    return this.pages.get(fileId) ?? [];
+    return out;
   }
 }
