@@ -49,8 +49,12 @@ export function spawnScript(script: string, env: Record<string, string>, args: s
   };
 }
 
-/** Polls /healthz until 200; fails with the process output if it exits or times out. */
-export async function waitHealthy(s: Spawned, port: number, timeoutMs = 15_000): Promise<number> {
+/**
+ * Polls /healthz until 200; fails with the process output if it exits or times out. The bound
+ * is generous: a first start creates the embedded database, which on a loaded 2-core machine
+ * running the whole suite took over 15 s once.
+ */
+export async function waitHealthy(s: Spawned, port: number, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     if (s.proc.exitCode !== null) throw new Error(`process exited ${s.proc.exitCode}:\n${s.output()}`);
