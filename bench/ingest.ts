@@ -33,7 +33,9 @@ const server = spawnScript('src/start/main.ts', {
   NODE_OPTIONS: '--max-semi-space-size=4',
   ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
 });
-await waitHealthy(server, port);
+// A first start on an empty data directory (with PGlite, that includes creating the database).
+const firstStartMs = await waitHealthy(server, port);
+console.log(`first start on an empty data directory: healthy after ${(firstStartMs / 1000).toFixed(1)} s`);
 const base = `http://127.0.0.1:${port}`;
 const pid = server.proc.pid!;
 /** Resident set now and its high-water mark, from the kernel. */

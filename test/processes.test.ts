@@ -29,8 +29,8 @@ describe('npm start on the embedded database', () => {
   it('comes up healthy, honours PORT/HOST/DATA_DIR/ADMIN_TOKEN and prints the default key once', async () => {
     port = await freePort();
     const s = start({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_TOKEN });
-    const ms = await waitHealthy(s, port);
-    expect(ms).toBeLessThan(15_000);
+    // How long a first start takes is for `bench:ingest` to report; a test asserts no durations.
+    await waitHealthy(s, port);
     const out = s.output();
     key = /FOLIO_API_KEY=(\S+)/.exec(out)![1];
     workspaceId = /\((wks_[0-9A-Za-z]{20})\)/.exec(out)![1];
