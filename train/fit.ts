@@ -118,7 +118,10 @@ export function candidateMatches(group: Group, c: TypedCandidate, ex: Example): 
       const text = normText(c.text);
       return ex.evidence.some((e) => {
         const q = normText(e.quote);
-        return q.length > 0 && (text.includes(q) || (q.includes(text) && text.length > 8));
+        // A short quote ("PAID") marks a short clause only: found inside a long sentence that
+        // merely says "paid", it would teach the scorer to cite that sentence.
+        const about = q.length >= 20 || text.length <= q.length + 30;
+        return q.length > 0 && ((text.includes(q) && about) || (q.includes(text) && text.length > 8));
       });
     }
     case 'image':
