@@ -5,6 +5,7 @@
  */
 import type { OutputType } from '../src/domain/columns.ts';
 import type { EngineColumn } from '../src/engine/types.ts';
+import { column } from '../train/examples.ts';
 import type { FieldSpec, LabelRow } from './eval/score.ts';
 
 export const PAGES = 10;
@@ -179,17 +180,9 @@ export interface BenchColumn {
   expect: (t: Truth) => LabelRow['answer'];
 }
 
-const col = (
-  outputType: OutputType,
-  prompt: string,
-  config: EngineColumn['config'] = null,
-): EngineColumn => ({
-  prompt,
-  outputType,
-  config,
-  isCompositional: false,
-  locale: null,
-});
+/** A column as the engine takes it, in the order of this file's table: type, then prompt. */
+const col = (outputType: OutputType, prompt: string, config: EngineColumn['config'] = null) =>
+  column(prompt, outputType, config);
 const spec = (field: string, c: EngineColumn, match = 'exact'): FieldSpec => ({
   dataset: 'bench',
   field,
