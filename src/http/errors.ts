@@ -12,7 +12,16 @@ function send(reply: FastifyReply, status: number, message: string, plain: boole
 /** The one place where errors become status codes and bodies (interface.md section 7). */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError | AppError, request, reply) => {
-    if (err instanceof AppError) return send(reply, err.status, err.message, err.plain, err.extra);
+    if (err instanceof AppError) {
+      const cause = (err as { cause?: { code?: string; constraint?: string; table?: string } }).cause;
+      // A database error mapped to a client status: which constraint, for whoever reads the logs.
+      if (cause?.code)
+        request.log.warn(
+          { sqlState: cause.code, constraint: cause.constraint, table: cause.table },
+          'database error answered as a client error',
+        );
+      return send(reply, err.status, err.message, err.plain, err.extra);
+    }
     if ((err as FastifyError).validation) return send(reply, 400, err.message, false);
     const status = (err as FastifyError).statusCode;
     if (status !== undefined && status >= 400 && status < 500) {

@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { type Database, parseInt8, type Queryable } from './database.ts';
+import { translateDbError } from './pg-errors.ts';
 
 const INT8_OID = 20;
 
@@ -14,8 +15,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   });
   const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<R>(sql: string, params: readonly unknown[] = []) {
-      const res = await q.query<R>(sql, params as unknown[]);
-      return res.rows;
+      try {
+        const res = await q.query<R>(sql, params as unknown[]);
+        return res.rows;
+      } catch (err) {
+        throw translateDbError(err);
+      }
     },
   });
   const root = asQueryable(pg);
@@ -23,7 +28,12 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
     kind: 'pglite',
     query: root.query,
     // PGlite serialises transactions behind its own mutex, so a single connection is safe.
-    transaction: (fn) => pg.transaction((tx) => fn(asQueryable(tx))),
+    transaction: (fn) =>
+      pg
+        .transaction((tx) => fn(asQueryable(tx)))
+        .catch((err: unknown) => {
+          throw translateDbError(err);
+        }),
     close: () => pg.close(),
   };
 }

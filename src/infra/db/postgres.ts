@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { type Database, parseInt8, type Queryable } from './database.ts';
+import { translateDbError } from './pg-errors.ts';
 
 const INT8_OID = 20;
 
@@ -19,8 +20,12 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
 
   const asQueryable = (q: pg.Pool | pg.PoolClient): Queryable => ({
     async query<R>(sql: string, params: readonly unknown[] = []) {
-      const res = await q.query(sql, params as unknown[]);
-      return res.rows as R[];
+      try {
+        const res = await q.query(sql, params as unknown[]);
+        return res.rows as R[];
+      } catch (err) {
+        throw translateDbError(err);
+      }
     },
   });
   const root = asQueryable(pool);
@@ -32,7 +37,9 @@ export async function openPostgres(url: string, poolSize: number): Promise<Datab
       try {
         await c.query('BEGIN');
         const out = await fn(asQueryable(c));
-        await c.query('COMMIT');
+        await c.query('COMMIT').catch((err: unknown) => {
+          throw translateDbError(err);
+        });
         return out;
       } catch (err) {
         await c.query('ROLLBACK').catch(() => {});
