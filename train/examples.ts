@@ -61,7 +61,7 @@ export async function examplesOfGenerated(
         key: q.key,
         column: column(prompt, q.outputType, q.config),
         doc: engineDoc,
-        gold: q.answer,
+        gold: q.pdfAnswer !== undefined ? q.pdfAnswer : q.answer,
         evidence: q.evidence,
       });
     }

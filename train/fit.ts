@@ -13,7 +13,13 @@ import {
   valueFoundFor,
 } from '../src/engine/local/answer-document.ts';
 import { AssociationCounter, type Associations } from '../src/engine/local/associations.ts';
-import { FEATURE_COUNT, FEATURES, fillAssociations, pictureWords } from '../src/engine/local/features.ts';
+import {
+  FEATURE_COUNT,
+  FEATURES,
+  fillAssociations,
+  fillRelative,
+  pictureWords,
+} from '../src/engine/local/features.ts';
 import {
   type GroupModel,
   type Logistic,
@@ -402,6 +408,10 @@ function learnAssociations(prepared: Prepared[]): Associations {
   for (const p of prepared) {
     const table = p.holdout ? final : tables[1 - foldOf(p)];
     for (const s of p.e.scored) fillAssociations(s.x, table, p.e.ctx.index, p.e.ctx.query, s.cand, p.group);
+    fillRelative(
+      p.e.scored.map((s) => s.x),
+      p.e.ctx,
+    );
   }
   return final;
 }

@@ -30,6 +30,11 @@ export interface GeneratedQuestion {
   answer: GoldAnswer;
   /** Where the answer is printed: 1-based page and verbatim text (for lists one per item). */
   evidence: { page: number; quote: string }[];
+  /**
+   * The answer as read from the born-digital `pdf` when it differs from the upload's: a
+   * photographed page's regions sit elsewhere in the photo than on the PDF page.
+   */
+  pdfAnswer?: GoldAnswer;
 }
 
 export interface GeneratedDoc {

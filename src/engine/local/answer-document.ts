@@ -5,6 +5,7 @@ import {
   FEATURES,
   featuresOf,
   fillAssociations,
+  fillRelative,
   type ScoringContext,
   scoringContext,
   valueCounts,
@@ -61,11 +62,13 @@ export function examine(
   );
   const counts = valueCounts(cands);
   const m = model.groups[group];
-  const scored = cands.map((cand) => {
+  const xs = cands.map((cand) => {
     const x = featuresOf(ctx, cand, counts);
     fillAssociations(x, model.associations, index, query, cand, group);
-    return { cand, x, p: probability(m, x) };
+    return x;
   });
+  fillRelative(xs, ctx);
+  const scored = cands.map((cand, i) => ({ cand, x: xs[i]!, p: probability(m, xs[i]!) }));
   scored.sort((a, b) => b.p - a.p);
   return { group, ctx, scored };
 }
@@ -95,6 +98,8 @@ export const ANSWERABLE_FEATURES = [
   'assocMax',
   'confident',
   'candidates',
+  'labelUnused',
+  'ownLabelShort',
 ] as const;
 
 const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
@@ -118,6 +123,8 @@ export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> 
     assocMax: f('assocMax'),
     confident: Math.min(1, scored.filter((s) => s.p > 0.5).length / 5),
     candidates: Math.log1p(scored.length) / 7,
+    labelUnused: f('labelUnused'),
+    ownLabelShort: f('ownLabelShort'),
   };
   return ANSWERABLE_FEATURES.map((k) => values[k]);
 }

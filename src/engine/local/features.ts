@@ -28,6 +28,8 @@ export interface ScoringContext {
   evidence: Map<string, [Evidence, Evidence]>;
   /** Lexicon relatives of the words the prompt rules out. */
   excludedRelated: Set<string>;
+  /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
+  bestLineLabel: number;
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -51,6 +53,10 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     pageCount: index.doc.pages.length,
     evidence: new Map(),
     excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
+    bestLineLabel: index.passages.reduce(
+      (m, p) => (p.words.length <= 6 ? Math.max(m, labelScore(p.text, exact)) : m),
+      0,
+    ),
   };
 }
 
@@ -82,7 +88,30 @@ const TRAITS: Trait[] = [
   'valueFound',
   'defined',
   'prose',
+  'ticked',
+  'unticked',
 ];
+/**
+ * Features read against the other candidates of the same question: how far each falls short of
+ * the best candidate's, so a pointwise scorer still sees the competition.
+ */
+const RELATIVE = [
+  'rel',
+  'relExact',
+  'label',
+  'labelExact',
+  'prox',
+  'geoLeft',
+  'geoAbove',
+  'geoLeftExact',
+  'geoAboveExact',
+  'geoHeading',
+  'assocLeft',
+  'assocAbove',
+  'assocMax',
+  'assocHeading',
+] as const;
+const RELATIVE_MAX = ['labelExact', 'geoLeftExact', 'geoAboveExact', 'assocMax'] as const;
 const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
 /** Prompt words hashed into buckets, crossed with a picture's place: "logo" learns "top". */
 const PROMPT_BUCKETS = 16;
@@ -165,6 +194,11 @@ export const FEATURES: readonly string[] = [
   'picture:bottom',
   'picture:onPage',
   ...Array.from({ length: PROMPT_BUCKETS }, (_, b) => PICTURE_PLACES.map((p) => `prompt${b}*${p}`)).flat(),
+  ...RELATIVE.map((f) => `${f}:gap`),
+  ...RELATIVE_MAX.map((f) => `${f}:max`),
+  'ownLabel',
+  'ownLabelShort',
+  'labelUnused',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -404,4 +438,32 @@ export function featuresOf(
     }
   }
   return x;
+}
+
+const OWN_LABEL = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[f]!);
+
+/**
+ * Fills the features that compare a candidate with the others of its question (call after the
+ * associations are filled). `labelUnused`: the document has a label for the field that no
+ * candidate sits by, as a form field left blank does.
+ */
+export function fillRelative(xs: readonly (Float64Array | Float32Array)[], ctx: ScoringContext): void {
+  if (xs.length === 0) return;
+  let bestOwn = 0;
+  for (const x of xs) bestOwn = Math.max(bestOwn, ...OWN_LABEL.map((i) => x[i]!));
+  const unused = clip(ctx.bestLineLabel - bestOwn);
+  for (const f of RELATIVE) {
+    const i = AT[f]!;
+    let max = Number.NEGATIVE_INFINITY;
+    for (const x of xs) max = Math.max(max, x[i]!);
+    const gap = AT[`${f}:gap`]!;
+    for (const x of xs) x[gap] = clip(max - x[i]!, 0, 2);
+    if ((RELATIVE_MAX as readonly string[]).includes(f)) for (const x of xs) x[AT[`${f}:max`]!] = max;
+  }
+  for (const x of xs) {
+    const own = Math.max(...OWN_LABEL.map((i) => x[i]!));
+    x[AT.ownLabel!] = own;
+    x[AT.ownLabelShort!] = clip(ctx.bestLineLabel - own);
+    x[AT.labelUnused!] = unused;
+  }
 }

@@ -19,6 +19,9 @@ export interface Nearby {
   heading: string;
 }
 
+/** A horizontal gap, as a share of the page width, that separates columns rather than a label from its value. */
+const WIDE_GAP = 0.3;
+
 /** Line index of every word of a page, per document (memoised). */
 function lineOfWord(index: DocIndex, page: number): Int32Array {
   const key = `line-of-word:${page}`;
@@ -48,10 +51,19 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
   if (li >= 0) {
     const line = layout.lines[li]!;
     const k = line.words.indexOf(first);
-    left = line.words
-      .slice(Math.max(0, k - 5), Math.max(0, k))
-      .map((w) => page.words[w]!.text)
-      .join(' ');
+    // Up to five words back. Words across a wide gap belong to the next column over (the other
+    // party's block in a two-column header), except for an amount at the right of a row
+    // ("VAT 10%  ....  3.15"), whose label is at the row's left edge however far.
+    const amount = /\d/.test(page.words[first]!.text);
+    const taken: string[] = [];
+    let edge = page.words[first]!.box[0];
+    for (let j = k - 1; j >= 0 && taken.length < 5; j--) {
+      const w = page.words[line.words[j]!]!;
+      if (!amount && edge - w.box[2] > WIDE_GAP) break;
+      taken.unshift(w.text);
+      edge = w.box[0];
+    }
+    left = taken.join(' ');
     const x0 = page.words[first]!.box[0];
     const x1 = Math.max(page.words[first]!.box[2], page.words[last]!.box[2]);
     const H = page.height || 792;

@@ -74,7 +74,9 @@ export type Trait =
   | 'checkedNo'
   | 'valueFound'
   | 'defined'
-  | 'prose';
+  | 'prose'
+  | 'ticked'
+  | 'unticked';
 
 export type Group = 'text' | 'number' | 'date' | 'categorical' | 'list' | 'boolean' | 'image';
 
@@ -454,13 +456,34 @@ function categoryCands(index: DocIndex, categories: string[]): TypedCandidate[] 
   const cands = scan(index, re, (m) => forms.get(m[0].toLowerCase().replace(/\s+/g, ' ')) ?? null);
   const counts = new Map<string, number>();
   for (const c of cands) counts.set(c.value, (counts.get(c.value) ?? 0) + 1);
-  return cands.map((c) => ({
+  const marks = cands.map((c) => boxMark(index, c.at));
+  // An option list with one box ticked: the other options on that page are not chosen.
+  const tickedPages = new Set(cands.filter((_, i) => marks[i] === 'ticked').map((c) => c.at.page));
+  return cands.map((c, i) => ({
     source: 'category' as const,
     at: c.at,
     value: c.value,
     text: c.text,
-    traits: { count: clip((counts.get(c.value) ?? 0) / 5), isMoney: c.text.length <= 3 ? 1 : 0 },
+    traits: {
+      count: clip((counts.get(c.value) ?? 0) / 5),
+      isMoney: c.text.length <= 3 ? 1 : 0,
+      ticked: marks[i] === 'ticked' ? 1 : 0,
+      unticked: marks[i] === 'empty' || (marks[i] !== 'ticked' && tickedPages.has(c.at.page)) ? 1 : 0,
+    },
   }));
+}
+
+const TICK = /^(?:\[?[xX✓✔✗✘☒☑■●◉]\]?|\(\s*[xX✓✔]\s*\))$/u;
+const EMPTY_BOX = /^(?:\[\s*\]?|\]|☐|□|○|◯|\(\s*\))$/u;
+
+/** The check box printed just before an option: ticked ("[X]", "☒", a bare "X"), empty ("[ ]", "☐") or none. */
+function boxMark(index: DocIndex, at: Located): 'ticked' | 'empty' | 'none' {
+  if (at.from === 0) return 'none';
+  const words = index.doc.pages[at.page]!.words;
+  const before = words[at.unit.words[at.from - 1]!]!.text;
+  if (TICK.test(before)) return 'ticked';
+  if (EMPTY_BOX.test(before)) return 'empty';
+  return 'none';
 }
 
 // ---------- lists ----------

@@ -194,3 +194,38 @@ export function signatureBlock(
 
 /** Width of a string in a font (shorthand). */
 export const tw = textWidth;
+
+/** A checkbox list, ticked one marked; returns the text to cite. */
+export function checkList(
+  page: PdfPage,
+  x: number,
+  y: number,
+  w: number,
+  fonts: Fonts,
+  size: number,
+  options: string[],
+  chosen: string,
+  typed: boolean,
+): { quote: string; bottom: number } {
+  let cx = x;
+  let cy = y;
+  let quote = '';
+  for (const o of options) {
+    const on = o === chosen;
+    const text = typed ? `[${on ? 'X' : ' '}] ${o}` : o;
+    const width = textWidth(text, fonts.regular, size) + (typed ? 0 : size + 4);
+    if (cx + width > x + w) {
+      cx = x;
+      cy += size * 1.7;
+    }
+    if (typed) page.text(cx, cy + size, text, fonts.regular, size);
+    else {
+      page.rect(cx, cy + 1, size, size, { stroke: 0.7 });
+      if (on) page.text(cx + size / 2, cy + size * 0.9, 'X', fonts.bold, size * 0.95, { align: 'center' });
+      page.text(cx + size + 4, cy + size, o, fonts.regular, size);
+    }
+    if (on) quote = typed ? text : `X ${o}`;
+    cx += width + 16;
+  }
+  return { quote, bottom: cy + size * 1.8 };
+}

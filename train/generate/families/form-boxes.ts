@@ -23,7 +23,7 @@ import {
   SERVICES,
 } from '../text.ts';
 import type { Family, RegionAnswer } from '../types.ts';
-import { letterhead, makeCtx, picture, signatureBlock } from './common.ts';
+import { checkList, letterhead, makeCtx, picture, signatureBlock } from './common.ts';
 
 const DEPARTMENTS = ['Finance', 'Operations', 'Engineering', 'Sales', 'Human Resources', 'Marketing'];
 const PRODUCERS = ['corner', 'above', 'grid'] as const;
@@ -108,6 +108,8 @@ async function generate(seed: number) {
   );
   const flag = rng.chance(0.5);
   const typedBoxes = rng.chance(0.5);
+  // Drawn apart from the main stream so the other draws stay as they were.
+  const deptTicked = hashSeed('form-boxes:department-ticks', seed) % 5 < 2;
   const pool = kind.title.startsWith('Training')
     ? SERVICES
     : kind.title.startsWith('Expense')
@@ -201,10 +203,29 @@ async function generate(seed: number) {
     [rng.pick(['Full name', 'Employee name', 'Name of applicant']), applicant, 3, 'applicant'],
     [rng.pick(['Employee No.', 'Staff ID']), makeId(rng, '9#####'), 2, null],
   ]);
-  row([
-    [rng.pick(['Department', 'Division', 'Cost centre']), dept, 2, 'dept'],
-    [rng.pick(['E-mail', 'Email address', 'Work email']), email ?? '', 3, 'email'],
-  ]);
+  if (deptTicked) {
+    row([
+      [rng.pick(['E-mail', 'Email address', 'Work email']), email ?? '', 3, 'email'],
+      [rng.pick(['Phone', 'Mobile']), `0${rng.int(100, 999)} ${rng.int(100000, 999999)}`, 2, null],
+    ]);
+    // The department as a row of tick boxes rather than a written field.
+    p.text(
+      flow.left,
+      y + fs,
+      rng.pick(['Department (tick one):', 'Division:', 'Your department:']),
+      ctx.fonts.bold,
+      fs,
+    );
+    y += fs * 1.6;
+    const list = checkList(p, flow.left + 10, y, rowW - 10, ctx.fonts, fs, DEPARTMENTS, dept, typedBoxes);
+    at.dept = ev(1, list.quote);
+    y = list.bottom + 4;
+  } else {
+    row([
+      [rng.pick(['Department', 'Division', 'Cost centre']), dept, 2, 'dept'],
+      [rng.pick(['E-mail', 'Email address', 'Work email']), email ?? '', 3, 'email'],
+    ]);
+  }
   row([
     [rng.pick(['Date submitted', 'Date of request', 'Submission date']), ctx.date(submitted), 1, 'submitted'],
     [rng.pick(['Date required', 'Needed by', 'Start date']), showNeeded ? ctx.date(needed) : '', 1, 'needed'],

@@ -307,7 +307,14 @@ async function generate(seed: number) {
     regions,
   );
   const out = pdfDoc('receipt', seed, `${producer}${photographed ? '+photo' : ''}`, pdf, q);
-  if (upload) out.upload = upload;
+  if (upload) {
+    out.upload = upload;
+    // Training and in-process evaluation read the PDF: its pictures are where the PDF draws them.
+    for (const question of out.questions) {
+      if (question.key === 'store_logo') question.pdfAnswer = logo ? [logo] : null;
+      if (question.key === 'receipt_graphics') question.pdfAnswer = images.length ? images : null;
+    }
+  }
   return out;
 }
 

@@ -3,7 +3,7 @@
  * type, registration number and dates, principals, filing fee, seal and signatures.
  */
 import { Flow, type Fonts, field, footers } from '../layout.ts';
-import { PAGE, PdfDoc, type PdfPage, textWidth } from '../pdf-writer.ts';
+import { PAGE, PdfDoc, type PdfPage } from '../pdf-writer.ts';
 import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
 import { sealRaster } from '../raster.ts';
 import { hashSeed, makeRng } from '../rng.ts';
@@ -21,7 +21,7 @@ import {
   usAddressIn,
 } from '../text.ts';
 import type { Family, RegionAnswer } from '../types.ts';
-import { picture, signatureBlock } from './common.ts';
+import { checkList, picture, signatureBlock } from './common.ts';
 
 const ENTITY_TYPES = [
   'Sole proprietorship',
@@ -36,41 +36,6 @@ const FONT_CHOICES: Fonts[] = [
   { regular: 'Helvetica', bold: 'Helvetica-Bold' },
   { regular: 'Courier', bold: 'Courier-Bold' },
 ];
-
-/** A checkbox list, ticked one marked; returns the text to cite. */
-function checkList(
-  page: PdfPage,
-  x: number,
-  y: number,
-  w: number,
-  fonts: Fonts,
-  size: number,
-  options: string[],
-  chosen: string,
-  typed: boolean,
-): { quote: string; bottom: number } {
-  let cx = x;
-  let cy = y;
-  let quote = '';
-  for (const o of options) {
-    const on = o === chosen;
-    const text = typed ? `[${on ? 'X' : ' '}] ${o}` : o;
-    const width = textWidth(text, fonts.regular, size) + (typed ? 0 : size + 4);
-    if (cx + width > x + w) {
-      cx = x;
-      cy += size * 1.7;
-    }
-    if (typed) page.text(cx, cy + size, text, fonts.regular, size);
-    else {
-      page.rect(cx, cy + 1, size, size, { stroke: 0.7 });
-      if (on) page.text(cx + size / 2, cy + size * 0.9, 'X', fonts.bold, size * 0.95, { align: 'center' });
-      page.text(cx + size + 4, cy + size, o, fonts.regular, size);
-    }
-    if (on) quote = typed ? text : `X ${o}`;
-    cx += width + 16;
-  }
-  return { quote, bottom: cy + size * 1.8 };
-}
 
 async function generate(seed: number) {
   const rng = makeRng(hashSeed('registration', seed));
