@@ -1,7 +1,7 @@
 import { listFactsOfCell } from '../../../domain/cell-history.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, EpochMs, Nullable, ok, Type } from '../../schema.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import { CellParams, cellBase } from './schemas.ts';
 
 /** interface.md 2.6. */

@@ -1,8 +1,8 @@
 import { clearOverride } from '../../../domain/overrides.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
 import { CellSchema } from '../tables/model-schemas.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import { CellParams, cellBase } from './schemas.ts';
 
 const schema = {

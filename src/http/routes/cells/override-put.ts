@@ -1,8 +1,8 @@
 import { setOverride } from '../../../domain/overrides.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
 import { CellSchema } from '../tables/model-schemas.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import { CellParams, cellBase } from './schemas.ts';
 
 const schema = {

@@ -1,9 +1,9 @@
 import { startColumnRun } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
 import { RunRefusalSchema, StartedRunSchema } from '../runs/schemas.ts';
 import { ColumnParams } from '../tables/model-schemas.ts';
-import { keySecurity } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['columns'],

@@ -1,9 +1,9 @@
 import { DATASET } from '../../../domain/datasets.ts';
 import { clampLifetime, listFileItems, toItemView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { signer } from '../../kit/share-signer.ts';
 import { Type } from '../../schema.ts';
-import { signer } from '../files/list.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import {
   DatasetItemSchema,
   DatasetParams,

@@ -1,12 +1,14 @@
+import type { FastifyRequest } from 'fastify';
 import { toJobView } from '../../../domain/jobs.ts';
 import type { JobRow } from '../../../infra/repos/jobs.ts';
 import { acceptUpload } from '../../../ingest/accept-upload.ts';
-import type { App, AppContext } from '../../context.ts';
+import type { AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import { V1JobSchema, v1Tags } from './schemas.ts';
 
-const schema = (type: JobRow['type'], summary: string) => ({
+/** /v1/extract and /v1/vectorize differ only in the job they start: one schema and handler serve both. */
+export const uploadSchema = (type: JobRow['type'], summary: string) => ({
   tags: v1Tags,
   summary,
   description:
@@ -18,18 +20,13 @@ const schema = (type: JobRow['type'], summary: string) => ({
 });
 
 /** 4.8: the same upload as v2 files, in the key's workspace, answered with v1 naming. */
-export function uploadDatasetRoutes(app: App, ctx: AppContext): void {
-  const route = (path: string, type: JobRow['type'], summary: string) =>
-    app.post(path, { config: { access: 'read_write' }, schema: schema(type, summary) }, async (request) => {
-      const job = await acceptUpload(
-        { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir },
-        request,
-        request.principal!.workspaceId,
-        { type, apiVersion: 'v1', status: 'IN_PROGRESS' },
-      );
-      ctx.notifyWork();
-      return ok(toJobView(job, 'v1'));
-    });
-  route('/v1/extract', 'extract', 'Upload a document and extract its pages');
-  route('/v1/vectorize', 'vectorize', 'Upload a document, extract its pages and make it searchable');
-}
+export const acceptV1Upload = (ctx: AppContext, type: JobRow['type']) => async (request: FastifyRequest) => {
+  const job = await acceptUpload(
+    { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir },
+    request,
+    request.principal!.workspaceId,
+    { type, apiVersion: 'v1', status: 'IN_PROGRESS' },
+  );
+  ctx.notifyWork();
+  return ok(toJobView(job, 'v1'));
+};

@@ -1,8 +1,8 @@
 import { toJobView } from '../../../domain/jobs.ts';
 import { requestVectorize } from '../../../domain/vectorize-request.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import { DatasetParams, V1JobSchema, v1Tags } from './schemas.ts';
 
 const schema = {

@@ -1,8 +1,8 @@
 import { clampLifetime, getFile, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { signer } from '../../kit/share-signer.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity } from '../tables/schemas.ts';
-import { signer } from './list.ts';
 import { ExpiresInSeconds, FileParams, FileSchema } from './schemas.ts';
 
 const schema = {

@@ -1,7 +1,9 @@
 import { clampLifetime, listFiles, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { WorkspaceParams } from '../../kit/params.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { signer } from '../../kit/share-signer.ts';
 import { okPage, Type } from '../../schema.ts';
-import { keySecurity, WorkspaceParams } from '../tables/schemas.ts';
 import { FileSchema, ListQuery, PagedEnvelope } from './schemas.ts';
 
 const schema = {
@@ -21,5 +23,3 @@ export function listFilesRoute(app: App, ctx: AppContext): void {
     return okPage(res, (f) => toFileView(f, signer(ctx), life));
   });
 }
-
-export const signer = (ctx: AppContext) => ({ secret: ctx.shareSecret, baseUrl: ctx.config.publicUrl });

@@ -1,9 +1,10 @@
 import { toJobView } from '../../../domain/jobs.ts';
 import { acceptUpload } from '../../../ingest/accept-upload.ts';
 import type { App, AppContext } from '../../context.ts';
+import { WorkspaceParams } from '../../kit/params.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
 import { JobSchema } from '../files/schemas.ts';
-import { keySecurity, WorkspaceParams } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['files'],

@@ -1,8 +1,8 @@
 import { getJob, toJobView } from '../../../domain/jobs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
 import { JobSchema } from '../files/schemas.ts';
-import { keySecurity } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['files'],

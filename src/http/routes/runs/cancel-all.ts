@@ -1,7 +1,8 @@
 import { cancelAllRuns } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity, TableParams } from '../tables/schemas.ts';
+import { TableParams } from '../tables/schemas.ts';
 import { RunSchema } from './schemas.ts';
 
 const schema = {

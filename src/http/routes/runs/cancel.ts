@@ -1,7 +1,7 @@
 import { cancelRun } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { keySecurity } from '../tables/schemas.ts';
 import { RunParams, RunSchema } from './schemas.ts';
 
 const schema = {

@@ -1,8 +1,9 @@
 import { errors } from '../../../domain/errors.ts';
 import { previewRun } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity, TableParams } from '../tables/schemas.ts';
+import { TableParams } from '../tables/schemas.ts';
 import { MAX_COLUMN_IDS, MAX_ROW_IDS } from './schemas.ts';
 
 const schema = {

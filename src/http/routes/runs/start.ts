@@ -1,7 +1,8 @@
 import { startRun } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity, TableParams } from '../tables/schemas.ts';
+import { TableParams } from '../tables/schemas.ts';
 import { MAX_COLUMN_IDS, MAX_ROW_IDS, RunRefusalSchema, StartedRunSchema } from './schemas.ts';
 
 const schema = {

@@ -4,10 +4,10 @@ import { MAX_IMAGE_BYTES } from '../../../search/image-input.ts';
 import { parseSearchBody } from '../../../search/query.ts';
 import { searchPages } from '../../../search/service.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { signer } from '../../kit/share-signer.ts';
 import { Body, Envelope, EpochMs, ok, Type } from '../../schema.ts';
-import { signer } from '../files/list.ts';
 import { ShareSchema } from '../files/schemas.ts';
-import { keySecurity } from '../tables/schemas.ts';
 
 const Query = Type.Union([
   Type.String({ maxLength: 4000, description: 'the question; phrase it as a question for best results' }),

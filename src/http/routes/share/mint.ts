@@ -3,9 +3,9 @@ import { clampLifetime, mintShare } from '../../../domain/share-tokens.ts';
 import { findReadableFile } from '../../../infra/repos/files.ts';
 import { findItemById } from '../../../infra/repos/items.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
 import { ShareSchema } from '../files/schemas.ts';
-import { keySecurity } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['share'],

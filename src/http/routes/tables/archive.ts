@@ -1,7 +1,8 @@
 import { archiveTable } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { keySecurity, TableParams, TableSchema } from './schemas.ts';
+import { TableParams, TableSchema } from './schemas.ts';
 
 const schema = {
   tags: ['tables'],

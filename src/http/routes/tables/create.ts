@@ -1,7 +1,9 @@
 import { createTable } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
+import { WorkspaceParams } from '../../kit/params.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity, TableFields, TableSchema, WorkspaceParams } from './schemas.ts';
+import { TableFields, TableSchema } from './schemas.ts';
 
 const schema = {
   tags: ['tables'],

@@ -1,11 +1,12 @@
 import type { FastifyReply } from 'fastify';
+import { type BodyLayout, buildTableBody, layoutBytes } from '../../../domain/table-body.ts';
 import { tableFingerprint } from '../../../infra/repos/table-fingerprint.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, Type } from '../../schema.ts';
 import { CellSchema, ColumnSchema, RowSchema } from './model-schemas.ts';
-import { keySecurity, TableParams, TableSchema } from './schemas.ts';
+import { TableParams, TableSchema } from './schemas.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
-import { type BodyLayout, buildTableBody, layoutBytes } from './table-body.ts';
 
 const schema = {
   tags: ['tables'],

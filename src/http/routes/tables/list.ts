@@ -1,7 +1,9 @@
 import { listWorkspaceTables } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
+import { WorkspaceParams } from '../../kit/params.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity, TableSchema, WorkspaceParams } from './schemas.ts';
+import { TableSchema } from './schemas.ts';
 
 const schema = {
   tags: ['tables'],

@@ -1,7 +1,8 @@
 import { patchTable } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity, TableFields, TableParams, TableSchema } from './schemas.ts';
+import { TableFields, TableParams, TableSchema } from './schemas.ts';
 
 const schema = {
   tags: ['tables'],

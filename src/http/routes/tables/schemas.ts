@@ -20,9 +20,7 @@ export const TableFields = {
   color: Nullable(Type.String({ maxLength: 16 })),
 };
 
-export const WorkspaceParams = Type.Object({ workspaceId: Type.String({ maxLength: 80 }) });
 export const TableParams = Type.Object({
   workspaceId: Type.String({ maxLength: 80 }),
   tableId: Type.String({ maxLength: 80 }),
 });
-export const keySecurity = [{ apiKey: [] }];

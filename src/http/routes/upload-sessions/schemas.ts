@@ -14,3 +14,6 @@ export const AppendResponse = Type.Object({
 export const EndResponse = Envelope(JobSchema);
 
 export const AbortResponse = Type.Object({ success: Type.Boolean() });
+
+/** Every step is a multipart form, the steps that carry no file included. */
+export const consumes = ['multipart/form-data'];

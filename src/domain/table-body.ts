@@ -1,11 +1,9 @@
-import { listTableColumns } from '../../../domain/columns.ts';
-import { listTableRows } from '../../../domain/rows.ts';
-import { getTable } from '../../../domain/tables.ts';
-import type { Queryable } from '../../../infra/db/database.ts';
-import { cellLayoutKey, listRowCellKeys, listRowCellsJson } from '../../../infra/repos/cells.ts';
-import type { TableFingerprint } from '../../../infra/repos/table-fingerprint.ts';
-import { ok } from '../../schema.ts';
-import type { Snapshot } from './snapshot-cache.ts';
+import type { Queryable } from '../infra/db/database.ts';
+import { cellLayoutKey, listRowCellKeys, listRowCellsJson } from '../infra/repos/cells.ts';
+import type { TableFingerprint } from '../infra/repos/table-fingerprint.ts';
+import { listTableColumns } from './columns.ts';
+import { listTableRows } from './rows.ts';
+import { getTable } from './tables.ts';
 
 /** Where the parts of a GET-table body sit, so that the next body can copy the unchanged ones. */
 export interface BodyLayout {
@@ -41,7 +39,7 @@ export async function buildTableBody(
   workspaceId: string,
   tableId: string,
   fp: TableFingerprint,
-  prev: Snapshot<BodyLayout> | null,
+  prev: { body: Buffer; layout: BodyLayout } | null,
 ): Promise<{ body: Buffer; layout: BodyLayout }> {
   let head: Buffer;
   if (prev && prev.layout.head === fp.head) {
@@ -50,7 +48,8 @@ export async function buildTableBody(
     const table = await getTable(tx, workspaceId, tableId);
     const columns = await listTableColumns(tx, tableId);
     const rows = await listTableRows(tx, tableId);
-    const shell = JSON.stringify(ok({ table, columns, rows, cells: [] }));
+    // The envelope ok() of http/schema.ts writes for one record, spelt out: the domain stays free of HTTP.
+    const shell = JSON.stringify({ success: true, total: 1, data: { table, columns, rows, cells: [] } });
     if (!shell.endsWith(`${CELLS_OPEN}]}}`)) throw new Error('GET table: unexpected envelope shape');
     head = Buffer.from(shell.slice(0, shell.length - TAIL.length));
   }

@@ -1,10 +1,10 @@
-import { getJob, listJobs, toJobView } from '../../../domain/jobs.ts';
+import { listJobs, toJobView } from '../../../domain/jobs.ts';
 import type { App, AppContext } from '../../context.ts';
-import { Envelope, ok, Type } from '../../schema.ts';
-import { keySecurity } from '../tables/schemas.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { Type } from '../../schema.ts';
 import { V1JobSchema, V1ListQuery, v1Tags } from './schemas.ts';
 
-const list = {
+const schema = {
   tags: v1Tags,
   summary: 'Jobs, newest first; finished jobs drop from the list 24 hours after finishing',
   security: keySecurity,
@@ -30,16 +30,8 @@ const list = {
   },
 };
 
-const one = {
-  tags: v1Tags,
-  summary: 'One job, finished or not',
-  security: keySecurity,
-  params: Type.Object({ id: Type.String({ maxLength: 80 }) }),
-  response: { 200: Envelope(V1JobSchema) },
-};
-
-export function v1JobRoutes(app: App, ctx: AppContext): void {
-  app.get('/v1/jobs', { config: { access: 'read' }, schema: list }, async (request) => {
+export function listV1JobsRoute(app: App, ctx: AppContext): void {
+  app.get('/v1/jobs', { config: { access: 'read' }, schema }, async (request) => {
     const now = (ctx.now ?? Date.now)();
     const res = await listJobs(ctx.db, request.principal!.workspaceId, request.query, now);
     return {
@@ -52,8 +44,4 @@ export function v1JobRoutes(app: App, ctx: AppContext): void {
       data: res.rows.map((j) => toJobView(j, 'v1')),
     };
   });
-
-  app.get('/v1/jobs/:id', { config: { access: 'read' }, schema: one }, async (request) =>
-    ok(toJobView(await getJob(ctx.db, request.principal!.workspaceId, request.params.id), 'v1')),
-  );
 }

@@ -1,0 +1,24 @@
+import { archiveColumn } from '../../../domain/columns.ts';
+import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { Envelope, ok } from '../../schema.ts';
+import { ColumnParams, ColumnSchema } from '../tables/model-schemas.ts';
+
+const schema = {
+  tags: ['columns'],
+  summary: 'Archive a column',
+  security: keySecurity,
+  params: ColumnParams,
+  response: { 200: Envelope(ColumnSchema) },
+};
+
+export function archiveColumnRoute(app: App, ctx: AppContext): void {
+  app.delete(
+    '/v2/workspaces/:workspaceId/tables/:tableId/columns/:columnId',
+    { config: { access: 'read_write' }, schema },
+    async (request) => {
+      const { workspaceId, tableId, columnId } = request.params;
+      return ok(await archiveColumn(ctx.db, workspaceId, tableId, columnId));
+    },
+  );
+}

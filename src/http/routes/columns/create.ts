@@ -1,0 +1,25 @@
+import { createColumn } from '../../../domain/columns.ts';
+import type { App, AppContext } from '../../context.ts';
+import { keySecurity } from '../../kit/security.ts';
+import { Body, Envelope, ok } from '../../schema.ts';
+import { ColumnFields, ColumnSchema } from '../tables/model-schemas.ts';
+import { TableParams } from '../tables/schemas.ts';
+import { OptionalColumnFields } from './schemas.ts';
+
+const schema = {
+  tags: ['columns'],
+  summary: 'Create a column (free; creates no cells)',
+  security: keySecurity,
+  params: TableParams,
+  body: Body({ ...OptionalColumnFields, name: ColumnFields.name, prompt: ColumnFields.prompt }),
+  response: { 200: Envelope(ColumnSchema) },
+};
+
+export function createColumnRoute(app: App, ctx: AppContext): void {
+  app.post(
+    '/v2/workspaces/:workspaceId/tables/:tableId/columns',
+    { config: { access: 'read_write' }, schema },
+    async (request) =>
+      ok(await createColumn(ctx.db, request.params.workspaceId, request.params.tableId, request.body)),
+  );
+}

@@ -1,0 +1,15 @@
+import type { App, AppContext } from '../../context.ts';
+import { Envelope, ok, Type } from '../../schema.ts';
+
+const schema = {
+  tags: ['health'],
+  summary: 'Liveness and database reachability; no key needed',
+  response: { 200: Envelope(Type.Object({ status: Type.Literal('ok'), database: Type.String() })) },
+};
+
+export function healthCheckRoute(app: App, ctx: AppContext): void {
+  app.get('/healthz', { config: { access: 'public', rateLimit: false }, schema }, async () => {
+    await ctx.db.query('SELECT 1');
+    return ok({ status: 'ok' as const, database: ctx.db.kind });
+  });
+}
