@@ -6,6 +6,7 @@ import { ApiKeySchema, adminRoute, adminSecurity, KeyLevelSchema, WorkspaceParam
 const schema = {
   tags: ['admin'],
   summary: 'Create an API key; the secret `key` is shown only in this response',
+  description: 'Spec: decisions.md D1.',
   security: adminSecurity,
   params: WorkspaceParams,
   body: Body({

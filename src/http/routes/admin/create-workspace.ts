@@ -6,6 +6,7 @@ import { adminRoute, adminSecurity, TierSchema, WorkspaceSchema } from './schema
 const schema = {
   tags: ['admin'],
   summary: 'Create a workspace',
+  description: 'Spec: decisions.md D1.',
   security: adminSecurity,
   body: Body({
     name: Type.String({ minLength: 1, maxLength: 120 }),

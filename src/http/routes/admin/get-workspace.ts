@@ -6,6 +6,7 @@ import { adminRoute, adminSecurity, WorkspaceParams, WorkspaceSchema } from './s
 const schema = {
   tags: ['admin'],
   summary: 'Show a workspace with its balance and month spend',
+  description: 'Spec: decisions.md D1.',
   security: adminSecurity,
   params: WorkspaceParams,
   response: { 200: Envelope(WorkspaceSchema) },

@@ -6,6 +6,7 @@ import { adminRoute, adminSecurity, WorkspaceParams, WorkspaceSchema } from './s
 const schema = {
   tags: ['admin'],
   summary: 'Add (or, negative, remove) credits; the balance never goes below 0',
+  description: 'Spec: decisions.md D1.',
   security: adminSecurity,
   params: WorkspaceParams,
   body: Body({ amount: Type.Integer({ minimum: -1_000_000_000, maximum: 1_000_000_000 }) }),

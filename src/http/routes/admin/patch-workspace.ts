@@ -6,6 +6,7 @@ import { adminRoute, adminSecurity, TierSchema, WorkspaceParams, WorkspaceSchema
 const schema = {
   tags: ['admin'],
   summary: 'Rename a workspace, change its tier or spend cap',
+  description: 'Spec: decisions.md D1.',
   security: adminSecurity,
   params: WorkspaceParams,
   body: Body({

@@ -6,6 +6,7 @@ import { ApiKeySchema, adminRoute, adminSecurity } from './schemas.ts';
 const schema = {
   tags: ['admin'],
   summary: 'Revoke an API key; its secret answers 401 from then on',
+  description: 'Spec: decisions.md D1.',
   security: adminSecurity,
   params: Type.Object({ keyId: Type.String({ maxLength: 80 }) }),
   response: { 200: Envelope(ApiKeySchema) },

@@ -8,6 +8,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'Add 1-15 files, all or nothing; documentsVersion +1 when membership changes',
+  description: 'Spec: interface.md 4.5.',
   params: BundleParams,
   body: Body({
     fileIds: FileIds(1),

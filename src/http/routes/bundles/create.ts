@@ -9,6 +9,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'Create a bundle; the first file is primary, files take sortOrder in the order given',
+  description: 'Spec: interface.md 4.5.',
   params: WorkspaceParams,
   body: Body({ name: Name, fileIds: Type.Optional(FileIds(0)), color: Type.Optional(Color) }),
   response: { 200: Envelope(BundleSchema) },

@@ -8,6 +8,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'A bundle and its members',
+  description: 'Spec: interface.md 4.5.',
   params: BundleParams,
   response: { 200: Envelope(WithFiles) },
 };

@@ -9,6 +9,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'Bundles, without members',
+  description: 'Spec: interface.md 4.5.',
   params: WorkspaceParams,
   response: { 200: Envelope(Type.Array(BundleSchema)) },
 };

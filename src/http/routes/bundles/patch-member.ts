@@ -8,6 +8,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'Change a member; making one primary clears the other',
+  description: 'Spec: interface.md 4.5.',
   params: MemberParams,
   body: Body({
     isPrimary: Type.Optional(Type.Boolean()),

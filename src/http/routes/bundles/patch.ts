@@ -8,6 +8,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'Rename or recolour (no version bump)',
+  description: 'Spec: interface.md 4.5.',
   params: BundleParams,
   body: Body({ name: Type.Optional(Name), color: Type.Optional(Color) }),
   response: { 200: Envelope(BundleSchema) },

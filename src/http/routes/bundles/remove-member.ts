@@ -8,6 +8,7 @@ const schema = {
   tags: ['bundles'],
   security: keySecurity,
   summary: 'Remove a member (the file is untouched); documentsVersion +1',
+  description: 'Spec: interface.md 4.5.',
   params: MemberParams,
   response: { 200: Type.Object({ success: Type.Boolean(), total: Type.Integer() }) },
 };

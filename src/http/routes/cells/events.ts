@@ -20,6 +20,7 @@ export const CellEventSchema = Type.Object({
 const schema = {
   tags: ['cells'],
   summary: "The cell's append-only event log, oldest first",
+  description: 'Spec: interface.md 4.4.',
   security: keySecurity,
   params: CellParams,
   response: { 200: Envelope(Type.Array(CellEventSchema)) },

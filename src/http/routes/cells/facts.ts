@@ -22,6 +22,7 @@ export const CellFactSchema = Type.Object({
 const schema = {
   tags: ['cells'],
   summary: "Per-document workings of the cell's latest answer, by sortOrder",
+  description: 'Spec: interface.md 4.4.',
   security: keySecurity,
   params: CellParams,
   response: { 200: Envelope(Type.Array(CellFactSchema)) },

@@ -1,13 +1,14 @@
 import { listTableCells } from '../../../domain/cells.ts';
 import type { App, AppContext } from '../../context.ts';
+import { CellSchema } from '../../kit/model-schemas.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { CellSchema } from '../tables/model-schemas.ts';
-import { TableParams } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['cells'],
   summary: 'Cells of a table',
+  description: 'Spec: interface.md 4.4.',
   security: keySecurity,
   params: TableParams,
   response: { 200: Envelope(Type.Array(CellSchema)) },

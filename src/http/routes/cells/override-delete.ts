@@ -1,14 +1,15 @@
 import { clearOverride } from '../../../domain/overrides.ts';
 import type { App, AppContext } from '../../context.ts';
+import { CellSchema } from '../../kit/model-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { CellSchema } from '../tables/model-schemas.ts';
 import { CellParams, cellBase } from './schemas.ts';
 
 const schema = {
   tags: ['cells'],
   summary:
     'Clear the human override (re-arms the cell for the next run); logs override_cleared. Idempotent: a cell without one is returned unchanged and logs nothing',
+  description: 'Spec: interface.md 4.4.',
   security: keySecurity,
   params: CellParams,
   response: { 200: Envelope(CellSchema) },

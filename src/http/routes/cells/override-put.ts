@@ -1,8 +1,8 @@
 import { setOverride } from '../../../domain/overrides.ts';
 import type { App, AppContext } from '../../context.ts';
+import { CellSchema } from '../../kit/model-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { CellSchema } from '../tables/model-schemas.ts';
 import { CellParams, cellBase } from './schemas.ts';
 
 const schema = {
@@ -14,7 +14,8 @@ const schema = {
     'value null for "not stated": text_quote a string, number a finite number, date YYYY-MM-DD, boolean true ' +
     'or false, categorical one of `config.categories` when declared, list_scalar an array of strings. An image ' +
     'or image_list cell takes text only, `{"type": "text_quote", "value": "..."}`, which replaces the picture ' +
-    'permanently; regions are refused. Cells of archived tables, columns or rows cannot be changed (400).',
+    'permanently; regions are refused. Cells of archived tables, columns or rows cannot be changed (400).' +
+    ' Spec: interface.md 4.4.',
   security: keySecurity,
   params: CellParams,
   // Checked by the domain against the column, so that each mismatch gets its own message.

@@ -1,12 +1,14 @@
 import { archiveColumn } from '../../../domain/columns.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ColumnSchema } from '../../kit/model-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { ColumnParams, ColumnSchema } from '../tables/model-schemas.ts';
+import { ColumnParams } from './schemas.ts';
 
 const schema = {
   tags: ['columns'],
   summary: 'Archive a column',
+  description: 'Spec: interface.md 4.2.',
   security: keySecurity,
   params: ColumnParams,
   response: { 200: Envelope(ColumnSchema) },

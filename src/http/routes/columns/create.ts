@@ -1,14 +1,15 @@
 import { createColumn } from '../../../domain/columns.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ColumnSchema } from '../../kit/model-schemas.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok } from '../../schema.ts';
-import { ColumnFields, ColumnSchema } from '../tables/model-schemas.ts';
-import { TableParams } from '../tables/schemas.ts';
-import { OptionalColumnFields } from './schemas.ts';
+import { ColumnFields, OptionalColumnFields } from './schemas.ts';
 
 const schema = {
   tags: ['columns'],
   summary: 'Create a column (free; creates no cells)',
+  description: 'Spec: interface.md 4.2.',
   security: keySecurity,
   params: TableParams,
   body: Body({ ...OptionalColumnFields, name: ColumnFields.name, prompt: ColumnFields.prompt }),

@@ -1,13 +1,14 @@
 import { listTableColumns } from '../../../domain/columns.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ColumnSchema } from '../../kit/model-schemas.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { ColumnSchema } from '../tables/model-schemas.ts';
-import { TableParams } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['columns'],
   summary: 'Columns ordered by sortOrder, archived included',
+  description: 'Spec: interface.md 4.2.',
   security: keySecurity,
   params: TableParams,
   response: { 200: Envelope(Type.Array(ColumnSchema)) },

@@ -1,13 +1,14 @@
 import { patchColumn } from '../../../domain/columns.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ColumnSchema } from '../../kit/model-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok } from '../../schema.ts';
-import { ColumnParams, ColumnSchema } from '../tables/model-schemas.ts';
-import { OptionalColumnFields } from './schemas.ts';
+import { ColumnParams, OptionalColumnFields } from './schemas.ts';
 
 const schema = {
   tags: ['columns'],
   summary: 'Change a column; a different prompt or outputType bumps its version',
+  description: 'Spec: interface.md 4.2.',
   security: keySecurity,
   params: ColumnParams,
   body: Body(OptionalColumnFields),

@@ -3,11 +3,12 @@ import type { App, AppContext } from '../../context.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
 import { RunRefusalSchema, StartedRunSchema } from '../runs/schemas.ts';
-import { ColumnParams } from '../tables/model-schemas.ts';
+import { ColumnParams } from './schemas.ts';
 
 const schema = {
   tags: ['columns'],
   summary: 'Run one column over every row (same as start run, scoped to the column)',
+  description: 'Spec: interface.md 4.2, 4.3.',
   security: keySecurity,
   params: ColumnParams,
   response: { 200: Envelope(StartedRunSchema), 402: RunRefusalSchema },

@@ -9,6 +9,7 @@ import { DatasetParams, DatasetSchema, v1Tags } from './schemas.ts';
 const schema = {
   tags: v1Tags,
   summary: 'Delete a dataset: expires it now (404 from then on); the expiry sweeper removes it for good',
+  description: 'Spec: interface.md 4.9.',
   security: keySecurity,
   params: DatasetParams,
   response: { 200: Envelope(DatasetSchema) },

@@ -7,6 +7,7 @@ import { V1JobSchema, v1Tags } from './schemas.ts';
 const schema = {
   tags: v1Tags,
   summary: 'One job, finished or not',
+  description: 'Spec: interface.md 4.9.',
   security: keySecurity,
   params: Type.Object({ id: Type.String({ maxLength: 80 }) }),
   response: { 200: Envelope(V1JobSchema) },

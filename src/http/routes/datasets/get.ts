@@ -9,6 +9,7 @@ import { DatasetParams, DatasetSchema, ExpiresInSeconds, v1Tags } from './schema
 const schema = {
   tags: v1Tags,
   summary: 'One dataset',
+  description: 'Spec: interface.md 4.9.',
   security: keySecurity,
   params: DatasetParams,
   querystring: Type.Object({ expiresInSeconds: ExpiresInSeconds }),

@@ -17,6 +17,7 @@ const schema = {
   tags: v1Tags,
   summary:
     'Pages of a dataset; upload order unless sorted (sort=col for page order); sort [] means upload order',
+  description: 'Spec: interface.md 4.9.',
   security: keySecurity,
   params: DatasetParams,
   querystring: Type.Object({

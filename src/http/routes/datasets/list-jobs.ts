@@ -7,6 +7,7 @@ import { V1JobSchema, V1ListQuery, v1Tags } from './schemas.ts';
 const schema = {
   tags: v1Tags,
   summary: 'Jobs, newest first; finished jobs drop from the list 24 hours after finishing',
+  description: 'Spec: interface.md 4.9.',
   security: keySecurity,
   querystring: Type.Object({
     statuses: Type.Optional(

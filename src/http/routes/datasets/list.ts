@@ -1,15 +1,16 @@
 import { listDatasets } from '../../../domain/datasets.ts';
 import { clampLifetime, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { PagedEnvelope } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { okPage, Type } from '../../schema.ts';
-import { PagedEnvelope } from '../files/schemas.ts';
 import { DatasetSchema, ExpiresInSeconds, V1ListQuery, v1Tags } from './schemas.ts';
 
 const schema = {
   tags: v1Tags,
   summary: 'List datasets, newest first by default',
+  description: 'Spec: interface.md 4.9.',
   security: keySecurity,
   querystring: Type.Object({
     type: Type.Optional(

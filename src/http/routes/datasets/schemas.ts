@@ -1,5 +1,5 @@
+import { ExpiresInSeconds, FileSchema, JobSchema, ShareSchema } from '../../kit/file-schemas.ts';
 import { EpochMs, Type } from '../../schema.ts';
-import { ExpiresInSeconds, FileSchema, JobSchema, ShareSchema } from '../files/schemas.ts';
 
 export const v1Tags = ['v1'];
 

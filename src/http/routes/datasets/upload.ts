@@ -13,7 +13,8 @@ export const uploadSchema = (type: JobRow['type'], summary: string) => ({
   summary,
   description:
     'Fields: `file` (binary, up to 100 MB) or `url` (string), exactly one; `expiresInDays` (number, optional). ' +
-    `Returns the job (type \`datasets/${type}\`, IN_PROGRESS); poll GET /v1/jobs/{id}. 1 credit per page.`,
+    `Returns the job (type \`datasets/${type}\`, IN_PROGRESS); poll GET /v1/jobs/{id}. 1 credit per page.` +
+    ' Spec: interface.md 4.8.',
   consumes: ['multipart/form-data'],
   security: keySecurity,
   response: { 200: Envelope(V1JobSchema) },

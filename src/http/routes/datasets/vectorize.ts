@@ -9,7 +9,8 @@ const schema = {
   tags: v1Tags,
   summary: 'Vectorize an uploaded dataset; 400 once a vectorize job has succeeded for it',
   description:
-    'Pages already extracted are not charged again. While a vectorize job is unfinished, it is returned.',
+    'Pages already extracted are not charged again. While a vectorize job is unfinished, it is returned.' +
+    ' Spec: interface.md 4.8.',
   security: keySecurity,
   params: DatasetParams,
   response: { 200: Envelope(V1JobSchema) },

@@ -7,6 +7,7 @@ import { Body, Id, Type } from '../../schema.ts';
 const schema = {
   tags: ['files'],
   summary: 'Delete 1-100 files, all or nothing; total is the count deleted',
+  description: 'Spec: interface.md 4.6.',
   security: keySecurity,
   params: WorkspaceParams,
   body: Body({ fileIds: Type.Array(Id('ds'), { minItems: 1, maxItems: 100 }) }),

@@ -1,13 +1,15 @@
 import { deleteFiles, getFile, SHARE_DEFAULT_SECONDS, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { FileSchema } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { FileParams, FileSchema } from './schemas.ts';
+import { FileParams } from './schemas.ts';
 
 const schema = {
   tags: ['files'],
   summary: 'Delete a file: unreadable at once (share links too); bytes and pages removed in the background',
+  description: 'Spec: interface.md 4.6.',
   security: keySecurity,
   params: FileParams,
   response: { 200: Envelope(FileSchema) },

@@ -1,13 +1,15 @@
 import { clampLifetime, getFile, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ExpiresInSeconds, FileSchema } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { ExpiresInSeconds, FileParams, FileSchema } from './schemas.ts';
+import { FileParams } from './schemas.ts';
 
 const schema = {
   tags: ['files'],
   summary: 'One file',
+  description: 'Spec: interface.md 4.6.',
   security: keySecurity,
   params: FileParams,
   querystring: Type.Object({ expiresInSeconds: ExpiresInSeconds }),

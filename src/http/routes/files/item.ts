@@ -1,13 +1,15 @@
 import { clampLifetime, getFileItem, toItemView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ExpiresInSeconds } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { ExpiresInSeconds, ItemSchema } from './schemas.ts';
+import { ItemSchema } from './schemas.ts';
 
 const schema = {
   tags: ['files'],
   summary: 'One page item',
+  description: 'Spec: interface.md 4.6.',
   security: keySecurity,
   params: Type.Object({
     workspaceId: Type.String({ maxLength: 80 }),

@@ -1,14 +1,16 @@
 import { clampLifetime, listFileItems, toItemView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { PagedEnvelope } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { okPage, Type } from '../../schema.ts';
-import { FileParams, ItemSchema, ListQuery, PagedEnvelope } from './schemas.ts';
+import { FileParams, ItemSchema, ListQuery } from './schemas.ts';
 
 const schema = {
   tags: ['files'],
   summary:
     'Pages of a file: pdf, jpg and embedding_image items; upload order unless sorted (sort=col for page order)',
+  description: 'Spec: interface.md 4.6.',
   security: keySecurity,
   params: FileParams,
   querystring: Type.Object({

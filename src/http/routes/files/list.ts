@@ -1,14 +1,16 @@
 import { clampLifetime, listFiles, toFileView } from '../../../domain/files.ts';
 import type { App, AppContext } from '../../context.ts';
+import { FileSchema, PagedEnvelope } from '../../kit/file-schemas.ts';
 import { WorkspaceParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { okPage, Type } from '../../schema.ts';
-import { FileSchema, ListQuery, PagedEnvelope } from './schemas.ts';
+import { ListQuery } from './schemas.ts';
 
 const schema = {
   tags: ['files'],
   summary: 'List files, newest first by default; each carries a share link',
+  description: 'Spec: interface.md 4.6.',
   security: keySecurity,
   params: WorkspaceParams,
   querystring: Type.Object({ types: Type.Optional(Type.String({ maxLength: 100 })), ...ListQuery }),

@@ -1,10 +1,10 @@
 import { toJobView } from '../../../domain/jobs.ts';
 import { acceptUpload } from '../../../ingest/accept-upload.ts';
 import type { App, AppContext } from '../../context.ts';
+import { JobSchema } from '../../kit/file-schemas.ts';
 import { WorkspaceParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { JobSchema } from '../files/schemas.ts';
 
 const schema = {
   tags: ['files'],
@@ -12,7 +12,8 @@ const schema = {
   description:
     'Fields: `file` (binary) or `url` (string), exactly one; `expiresInDays` (number, optional). Accepts PDF, DOC, DOCX, ' +
     'PPTX, XLSX, JPEG, PNG and WebP, recognised by content. 1 credit per page, charged as pages are produced. ' +
-    'Poll GET /v2/workspaces/{workspaceId}/jobs/{jobId}.',
+    'Poll GET /v2/workspaces/{workspaceId}/jobs/{jobId}.' +
+    ' Spec: interface.md 4.6.',
   consumes: ['multipart/form-data'],
   security: keySecurity,
   params: WorkspaceParams,

@@ -4,6 +4,7 @@ import { Envelope, ok, Type } from '../../schema.ts';
 const schema = {
   tags: ['health'],
   summary: 'Liveness and database reachability; no key needed',
+  description: 'Spec: decisions.md D10.',
   response: { 200: Envelope(Type.Object({ status: Type.Literal('ok'), database: Type.String() })) },
 };
 

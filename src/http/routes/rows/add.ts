@@ -1,14 +1,15 @@
 import { addRow } from '../../../domain/rows.ts';
 import type { App, AppContext } from '../../context.ts';
+import { RowSchema } from '../../kit/model-schemas.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { RowSchema } from '../tables/model-schemas.ts';
-import { TableParams } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['rows'],
   summary:
     'Add a row for a file or a bundle of this workspace (free; the same subject twice returns the existing row)',
+  description: 'Spec: decisions.md D2.',
   security: keySecurity,
   params: TableParams,
   body: Body({

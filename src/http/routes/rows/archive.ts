@@ -1,12 +1,14 @@
 import { archiveTableRow } from '../../../domain/rows.ts';
 import type { App, AppContext } from '../../context.ts';
+import { RowSchema } from '../../kit/model-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { RowParams, RowSchema } from '../tables/model-schemas.ts';
+import { RowParams } from './schemas.ts';
 
 const schema = {
   tags: ['rows'],
   summary: 'Archive a row; runs never target it again',
+  description: 'Spec: decisions.md D2.',
   security: keySecurity,
   params: RowParams,
   response: { 200: Envelope(RowSchema) },

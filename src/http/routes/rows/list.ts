@@ -1,13 +1,14 @@
 import { listTableRows } from '../../../domain/rows.ts';
 import type { App, AppContext } from '../../context.ts';
+import { RowSchema } from '../../kit/model-schemas.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { RowSchema } from '../tables/model-schemas.ts';
-import { TableParams } from '../tables/schemas.ts';
 
 const schema = {
   tags: ['rows'],
   summary: 'Rows, unpaged, archived included',
+  description: 'Spec: decisions.md D2.',
   security: keySecurity,
   params: TableParams,
   response: { 200: Envelope(Type.Array(RowSchema)) },

@@ -7,6 +7,7 @@ import { RunParams, RunSchema } from './schemas.ts';
 const schema = {
   tags: ['runs'],
   summary: 'One run (the polling endpoint: totalCells, pendingCells)',
+  description: 'Spec: interface.md 4.3.',
   security: keySecurity,
   params: RunParams,
   response: { 200: Envelope(RunSchema) },

@@ -1,13 +1,14 @@
 import { listTableRuns } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { TableParams } from '../tables/schemas.ts';
 import { RunSchema } from './schemas.ts';
 
 const schema = {
   tags: ['runs'],
   summary: 'Every run of the table, newest first',
+  description: 'Spec: interface.md 4.3.',
   security: keySecurity,
   params: TableParams,
   response: { 200: Envelope(Type.Array(RunSchema)) },

@@ -1,14 +1,15 @@
 import { errors } from '../../../domain/errors.ts';
 import { previewRun } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
-import { TableParams } from '../tables/schemas.ts';
 import { MAX_COLUMN_IDS, MAX_ROW_IDS } from './schemas.ts';
 
 const schema = {
   tags: ['runs'],
   summary: 'What a run would cost (an upper bound) and which rows it would skip; free',
+  description: 'Spec: interface.md 4.3.',
   security: keySecurity,
   params: TableParams,
   querystring: Type.Object({

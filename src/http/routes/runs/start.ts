@@ -1,13 +1,14 @@
 import { startRun } from '../../../domain/runs.ts';
 import type { App, AppContext } from '../../context.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { TableParams } from '../tables/schemas.ts';
 import { MAX_COLUMN_IDS, MAX_ROW_IDS, RunRefusalSchema, StartedRunSchema } from './schemas.ts';
 
 const schema = {
   tags: ['runs'],
   summary: 'Start a run: rowIds and columnIds union; both omitted runs the whole table',
+  description: 'Spec: interface.md 4.3.',
   security: keySecurity,
   params: TableParams,
   body: Type.Optional(

@@ -4,10 +4,10 @@ import { MAX_IMAGE_BYTES } from '../../../search/image-input.ts';
 import { parseSearchBody } from '../../../search/query.ts';
 import { searchPages } from '../../../search/service.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ShareSchema } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { signer } from '../../kit/share-signer.ts';
 import { Body, Envelope, EpochMs, ok, Type } from '../../schema.ts';
-import { ShareSchema } from '../files/schemas.ts';
 
 const Query = Type.Union([
   Type.String({ maxLength: 4000, description: 'the question; phrase it as a question for best results' }),
@@ -40,7 +40,8 @@ const schema = {
   tags: ['search'],
   summary: 'Search pages of the workspace by question and/or picture; 1 credit per request (4.9, D6)',
   description:
-    'Results are pages, highest score first; no answer text is generated. Send an `idempotency-key` header to retry safely: a repeat with the same key and body within 24 hours is not charged again.',
+    'Results are pages, highest score first; no answer text is generated. Send an `idempotency-key` header to retry safely: a repeat with the same key and body within 24 hours is not charged again.' +
+    ' Spec: interface.md 4.9; decisions.md D6.',
   security: keySecurity,
   headers: Type.Object({ 'idempotency-key': Type.Optional(Type.String({ minLength: 1, maxLength: 255 })) }),
   body: Body({

@@ -3,14 +3,15 @@ import { clampLifetime, mintShare } from '../../../domain/share-tokens.ts';
 import { findReadableFile } from '../../../infra/repos/files.ts';
 import { findItemById } from '../../../infra/repos/items.ts';
 import type { App, AppContext } from '../../context.ts';
+import { ShareSchema } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { ShareSchema } from '../files/schemas.ts';
 
 const schema = {
   tags: ['share'],
   summary:
     'Mint a signed, time-limited link to one page (or, for a ds_ id, the original file); free, writes nothing',
+  description: 'Spec: interface.md 4.7; decisions.md D9.',
   security: keySecurity,
   params: Type.Object({
     workspaceId: Type.String({ maxLength: 80 }),

@@ -11,6 +11,7 @@ import { Type } from '../../schema.ts';
 const schema = {
   tags: ['share'],
   summary: 'Redeem a share link: the page bytes (or the original file for a ds_ id); no API key',
+  description: 'Spec: interface.md 4.7; decisions.md D9.',
   params: Type.Object({ fileItemId: Type.String({ maxLength: 80 }) }),
   querystring: Type.Object({ token: Type.String({ minLength: 1, maxLength: 128 }) }),
 };

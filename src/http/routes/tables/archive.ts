@@ -1,12 +1,14 @@
 import { archiveTable } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, ok } from '../../schema.ts';
-import { TableParams, TableSchema } from './schemas.ts';
+import { TableSchema } from './schemas.ts';
 
 const schema = {
   tags: ['tables'],
   summary: 'Archive a table (sets archivedAt; there is no un-archive)',
+  description: 'Spec: interface.md 4.1.',
   security: keySecurity,
   params: TableParams,
   response: { 200: Envelope(TableSchema) },

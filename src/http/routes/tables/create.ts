@@ -8,6 +8,7 @@ import { TableFields, TableSchema } from './schemas.ts';
 const schema = {
   tags: ['tables'],
   summary: 'Create a table (free)',
+  description: 'Spec: interface.md 4.1.',
   security: keySecurity,
   params: WorkspaceParams,
   body: Body({

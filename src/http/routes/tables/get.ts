@@ -2,16 +2,19 @@ import type { FastifyReply } from 'fastify';
 import { type BodyLayout, buildTableBody, layoutBytes } from '../../../domain/table-body.ts';
 import { tableFingerprint } from '../../../infra/repos/table-fingerprint.ts';
 import type { App, AppContext } from '../../context.ts';
+import { CellSchema, ColumnSchema, RowSchema } from '../../kit/model-schemas.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, Type } from '../../schema.ts';
-import { CellSchema, ColumnSchema, RowSchema } from './model-schemas.ts';
-import { TableParams, TableSchema } from './schemas.ts';
+import { TableSchema } from './schemas.ts';
 import { SnapshotCache } from './snapshot-cache.ts';
 
 const schema = {
   tags: ['tables'],
   summary: 'A table with its columns, rows and cells, unpaged, archived columns included',
-  description: 'Carries an ETag; send it back in If-None-Match to get 304 while nothing changed.',
+  description:
+    'Carries an ETag; send it back in If-None-Match to get 304 while nothing changed.' +
+    ' Spec: interface.md 4.1.',
   security: keySecurity,
   params: TableParams,
   response: {

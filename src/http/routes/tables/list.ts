@@ -8,6 +8,7 @@ import { TableSchema } from './schemas.ts';
 const schema = {
   tags: ['tables'],
   summary: 'List tables (metadata only), newest first, archived included',
+  description: 'Spec: interface.md 4.1.',
   security: keySecurity,
   params: WorkspaceParams,
   response: { 200: Envelope(Type.Array(TableSchema)) },

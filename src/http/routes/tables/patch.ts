@@ -1,12 +1,14 @@
 import { patchTable } from '../../../domain/tables.ts';
 import type { App, AppContext } from '../../context.ts';
+import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Body, Envelope, ok, Type } from '../../schema.ts';
-import { TableFields, TableParams, TableSchema } from './schemas.ts';
+import { TableFields, TableSchema } from './schemas.ts';
 
 const schema = {
   tags: ['tables'],
   summary: 'Change name, standing, locale or color',
+  description: 'Spec: interface.md 4.1.',
   security: keySecurity,
   params: TableParams,
   body: Body({

@@ -19,8 +19,3 @@ export const TableFields = {
   locale: Nullable(Type.String({ maxLength: 16 })),
   color: Nullable(Type.String({ maxLength: 16 })),
 };
-
-export const TableParams = Type.Object({
-  workspaceId: Type.String({ maxLength: 80 }),
-  tableId: Type.String({ maxLength: 80 }),
-});

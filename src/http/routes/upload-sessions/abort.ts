@@ -8,6 +8,7 @@ import { AbortResponse, consumes, tags } from './schemas.ts';
 const schema = {
   tags,
   summary: 'Abort an upload session; its chunks are deleted',
+  description: 'Spec: interface.md 4.8.',
   consumes,
   security: keySecurity,
   response: { 200: AbortResponse },

@@ -10,7 +10,8 @@ const schema = {
   description:
     'Fields: `key`, `partNumber` (1-10,000), then `file` (the chunk, at most 100 MB). Every part except the ' +
     'last must be at least 5 MB. Sending a part number again replaces that part. The parts together may not ' +
-    'pass the tier ceiling (starter 10 MB, bronze 25, silver 100, gold 300): 400.',
+    'pass the tier ceiling (starter 10 MB, bronze 25, silver 100, gold 300): 400.' +
+    ' Spec: interface.md 4.8.',
   consumes,
   security: keySecurity,
   response: { 200: AppendResponse },

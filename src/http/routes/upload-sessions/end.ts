@@ -12,7 +12,8 @@ const schema = {
   summary: 'Assemble the parts and start the job chosen at start; returns the job',
   description:
     'Fields: `key`, `parts` (JSON array of every append response, `{etag, partNumber}`). Parts must be ' +
-    'numbered 1..n without gaps and match their etags. Poll GET /v1/jobs/{id}.',
+    'numbered 1..n without gaps and match their etags. Poll GET /v1/jobs/{id}.' +
+    ' Spec: interface.md 4.8.',
   consumes,
   security: keySecurity,
   response: { 200: EndResponse },

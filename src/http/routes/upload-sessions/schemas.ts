@@ -1,5 +1,5 @@
+import { JobSchema } from '../../kit/file-schemas.ts';
 import { Envelope, Type } from '../../schema.ts';
-import { JobSchema } from '../files/schemas.ts';
 
 export const tags = ['v1 upload sessions'];
 

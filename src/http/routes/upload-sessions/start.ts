@@ -11,7 +11,8 @@ const schema = {
   description:
     'Fields: `fileName`, `fileExt`, `fileType` (MIME), `jobType` (`extract` or `vectorize`), `expiryInDays` ' +
     '(optional; -1 never, on silver and gold; at most 30 days on starter, 90 on bronze, 365 on silver). ' +
-    'Keep the key secret: it is the only handle on the session. 402 when the balance cannot pay for one page.',
+    'Keep the key secret: it is the only handle on the session. 402 when the balance cannot pay for one page.' +
+    ' Spec: interface.md 4.8.',
   consumes,
   security: keySecurity,
   response: { 200: StartResponse },

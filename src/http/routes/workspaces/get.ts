@@ -18,6 +18,7 @@ const WorkspaceViewSchema = Type.Object({
 const schema = {
   tags: ['workspaces'],
   summary: 'The workspace of the key: name, tier, credit balance, spend cap and month spend',
+  description: 'Spec: decisions.md D1.',
   security: keySecurity,
   params: WorkspaceParams,
   response: { 200: Envelope(WorkspaceViewSchema) },

@@ -11,6 +11,7 @@ const KeyInfoSchema = Type.Object({
 const schema = {
   tags: ['workspaces'],
   summary: 'The calling key: its id, its workspace and its level (how a client learns the workspace id)',
+  description: 'Spec: interface.md 5.',
   security: keySecurity,
   response: { 200: Envelope(KeyInfoSchema) },
 };

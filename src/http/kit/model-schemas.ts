@@ -1,19 +1,9 @@
-import { OUTPUT_TYPES } from '../../../domain/columns.ts';
-import { EpochMs, Nullable, Type } from '../../schema.ts';
+import { EpochMs, Nullable, Type } from '../schema.ts';
 
-export const OutputTypeSchema = Type.Union(OUTPUT_TYPES.map((t) => Type.Literal(t)));
-
-/** Section 2.2 and 8 limits. */
-export const ColumnFields = {
-  name: Type.String({ minLength: 1, maxLength: 120 }),
-  prompt: Type.String({ minLength: 1, maxLength: 4000 }),
-  outputType: OutputTypeSchema,
-  config: Nullable(Type.String({ maxLength: 4000, description: 'a JSON string, passed through verbatim' })),
-  isCompositional: Type.Boolean(),
-  creditRate: Type.Integer({ minimum: 4, maximum: 40 }),
-  sortOrder: Type.Integer({ minimum: 0, maximum: 2_147_483_647 }),
-};
-
+/**
+ * Column, row and cell as responses show them: each resource answers with its own, and GET table
+ * answers with all three (interface.md 2.2-2.4, decisions.md D2).
+ */
 export const ColumnSchema = Type.Object({
   id: Type.String(),
   tableId: Type.String(),
@@ -57,15 +47,4 @@ export const CellSchema = Type.Object({
   stale: Type.Boolean(),
   createdAt: EpochMs,
   updatedAt: EpochMs,
-});
-
-export const ColumnParams = Type.Object({
-  workspaceId: Type.String({ maxLength: 80 }),
-  tableId: Type.String({ maxLength: 80 }),
-  columnId: Type.String({ maxLength: 80 }),
-});
-export const RowParams = Type.Object({
-  workspaceId: Type.String({ maxLength: 80 }),
-  tableId: Type.String({ maxLength: 80 }),
-  rowId: Type.String({ maxLength: 80 }),
 });
