@@ -1,105 +1,75 @@
 // The public API, as the app uses it. The key travels only in the x-api-key header; it is
 // never put in a URL, and nothing here logs requests.
 
+import type { paths } from './api-types.ts';
+
+// The shapes below come from web/src/api-types.ts, generated from the service's /openapi.json by
+// `npm run api-types` (issue 14): a route schema change the app has not caught up with fails the
+// build. Where a schema leaves a field open (a status that is a bare string, a cell value that
+// is `unknown`), `Narrow` states what the API documents in prose, and only ever narrows the
+// generated field, so a renamed or retyped field still fails the typecheck.
+
+/** The `data` of an operation's JSON 200 response. */
+type Data<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  responses: { 200: { content: { 'application/json': { data: infer D } } } };
+}
+  ? D
+  : { error: `${P} ${M & string} has no JSON data in its 200 response` };
+/** The same, for a route under /v2/workspaces/{workspaceId}. */
+type WsData<P extends string, M extends keyof paths[`/v2/workspaces/{workspaceId}${P}` & keyof paths]> = Data<
+  `/v2/workspaces/{workspaceId}${P}` & keyof paths,
+  M
+>;
+type Simplify<T> = { [K in keyof T]: T[K] } & {};
+/** `T` with the fields of `N` narrowed; each must be a field of `T` and fit its generated type. */
+type Narrow<T, N extends { [K in keyof N]: K extends keyof T ? T[K] : never }> = Simplify<
+  Omit<T, keyof N> & N
+>;
+
+/** Job, run and cell statuses (interface.md 3; the schema types them as plain strings). */
 export type Status = 'NOT_STARTED' | 'IN_QUEUE' | 'IN_PROGRESS' | 'SUCCESS' | 'ERROR' | 'CANCELED';
 export type Box = [number, number, number, number];
-export type OutputType =
-  | 'text_quote'
-  | 'number'
-  | 'date'
-  | 'boolean'
-  | 'categorical'
-  | 'list_scalar'
-  | 'image'
-  | 'image_list';
-export const OUTPUT_TYPES: OutputType[] = [
-  'text_quote',
-  'number',
-  'date',
-  'boolean',
-  'categorical',
-  'list_scalar',
-  'image',
-  'image_list',
-];
+export type OutputType = NonNullable<
+  NonNullable<
+    paths['/v2/workspaces/{workspaceId}/tables/{tableId}/columns']['post']['requestBody']
+  >['content']['application/json']['outputType']
+>;
+/** Every output type, in the order the app offers them; the compiler checks none is missing. */
+export const OUTPUT_TYPES = Object.keys({
+  text_quote: 0,
+  number: 0,
+  date: 0,
+  boolean: 0,
+  categorical: 0,
+  list_scalar: 0,
+  image: 0,
+  image_list: 0,
+} satisfies Record<OutputType, 0>) as OutputType[];
 
-export interface Share {
-  url: string;
-  token: string;
-  expiresAt: number | null;
-}
-export interface Me {
-  keyId: string;
-  workspaceId: string;
-  level: 'read' | 'read_write';
-}
-export interface Workspace {
-  id: string;
-  name: string;
-  tier: string;
-  balance: number;
-  spendCap: number | null;
-  monthSpend: number;
-}
-export interface FileRec {
-  id: string;
-  fileName: string;
-  fileExt: string;
-  mimeType: string;
-  fileSize: number;
-  itemCount: number;
-  type: string;
-  createdAt: number;
-  expiresAt: number | null;
-  share: Share;
-}
-export interface FileItem {
-  id: string;
-  fileId?: string;
-  datasetId?: string;
-  row: 'pdf' | 'jpg' | 'embedding_image';
-  col: number;
-  createdAt: number;
-  share: Share;
-  score?: number;
-}
-export interface Job {
-  id: string;
-  fileId: string;
-  type: string;
-  status: Status;
-  statusText: string | null;
-}
-export interface Table {
-  id: string;
-  name: string;
-  standing: boolean;
-  color: string | null;
-  locale: string | null;
-  archivedAt: number | null;
-  createdAt: number;
-  updatedAt: number;
-}
-export interface Column {
-  id: string;
-  tableId: string;
-  name: string;
-  prompt: string;
-  outputType: OutputType;
-  config: string | null;
-  isCompositional: boolean;
-  creditRate: number;
-  sortOrder: number;
-  version: number;
-  archivedAt: number | null;
-}
-export interface Row {
-  id: string;
-  subjectType: 'file' | 'bundle';
-  subjectId: string;
-  sortOrder: number;
-  archivedAt: number | null;
-}
+export type Share = WsData<'/share/{fileItemId}', 'post'>;
+export type Me = Data<'/v2/me', 'get'>;
+export type Workspace = WsData<'', 'get'>;
+export type FileRec = WsData<'/files', 'get'>[number];
+type PageItem = WsData<'/files/{fileId}/items', 'get'>[number];
+type SearchHit = Data<'/v1/search', 'post'>[number];
+/** A page item of a file, or a search hit (which names its `datasetId` and carries a `score`). */
+export type FileItem = Narrow<
+  Omit<PageItem, 'fileId'> & Partial<Pick<PageItem, 'fileId'> & Pick<SearchHit, 'datasetId' | 'score'>>,
+  { row: 'pdf' | 'jpg' | 'embedding_image' }
+>;
+export type Job = Narrow<WsData<'/jobs/{jobId}', 'get'>, { status: Status }>;
+export type Table = WsData<'/tables', 'get'>[number];
+type Body = WsData<'/tables/{tableId}', 'get'>;
+export type Column = Narrow<Body['columns'][number], { outputType: OutputType }>;
+export type Row = Narrow<
+  Body['rows'][number],
+  {
+    subjectType: NonNullable<
+      paths['/v2/workspaces/{workspaceId}/tables/{tableId}/rows']['post']['requestBody']
+    >['content']['application/json']['subjectType'];
+  }
+>;
+// A cell's value and citations are open (`unknown`) in the schema; these are interface.md 2.4's shapes.
 export interface Citation {
   fileId: string;
   page: number;
@@ -117,73 +87,17 @@ export interface Typed {
   type: string;
   value: Scalar;
 }
-export interface Cell {
-  id: string;
-  rowId: string;
-  columnId: string;
-  status: Status;
-  statusText: string | null;
-  blockReason: string | null;
-  value: Typed | Region[] | null;
-  citations: Citation[];
-  confidence: number | null;
-  humanOverride: Typed | null;
-  stale: boolean;
-  updatedAt: number;
-}
-export interface TableBody {
-  table: Table;
-  columns: Column[];
-  rows: Row[];
-  cells: Cell[];
-}
-export interface Run {
-  id: string;
-  tableId: string;
-  status: Status;
-  triggeredBy: string;
-  totalCells: number;
-  pendingCells: number;
-  startedAt: number | null;
-  finishedAt: number | null;
-  createdAt: number;
-}
-export interface Preview {
-  cost: number;
-  cells: number;
-  skippedRowIds: string[];
-}
-export interface CellEvent {
-  id: string;
-  type: string;
-  data: string;
-  actorId: string;
-  createdAt: number;
-}
-export interface CellFact {
-  id: string;
-  fileId: string;
-  role: string | null;
-  effectiveAt: number | null;
-  status: string;
-  value: string | null;
-  citations: string | null;
-  confidence: number | null;
-}
-export interface Bundle {
-  id: string;
-  name: string;
-  color: string | null;
-  documentsVersion: number;
-  archivedAt: number | null;
-}
-export interface Member {
-  fileId: string;
-  isPrimary: boolean;
-  role: string | null;
-  effectiveAt: number | null;
-  sortOrder: number;
-}
+export type Cell = Narrow<
+  Body['cells'][number],
+  { status: Status; value: Typed | Region[] | null; citations: Citation[]; humanOverride: Typed | null }
+>;
+export type TableBody = Narrow<Body, { columns: Column[]; rows: Row[]; cells: Cell[] }>;
+export type Run = Narrow<WsData<'/tables/{tableId}/runs/{runId}', 'get'>, { status: Status }>;
+export type Preview = WsData<'/tables/{tableId}/runs/preview', 'get'>;
+export type CellEvent = WsData<'/tables/{tableId}/cells/{cellId}/events', 'get'>[number];
+export type CellFact = WsData<'/tables/{tableId}/cells/{cellId}/facts', 'get'>[number];
+export type Bundle = WsData<'/bundles', 'get'>[number];
+export type Member = WsData<'/bundles/{bundleId}', 'get'>['files'][number];
 
 /** An API refusal in plain words; `status` 0 means the service could not be reached. */
 export class ApiError extends Error {
