@@ -21,6 +21,7 @@ import {
   pictureWords,
 } from '../src/engine/local/features.ts';
 import {
+  type Boosted,
   type GroupModel,
   type Logistic,
   linear,
@@ -144,6 +145,8 @@ export function candidateMatches(group: Group, c: TypedCandidate, ex: Example): 
 interface Rows {
   x: Float32Array[];
   y: number[];
+  /** The question (example) each row belongs to; a question's rows are contiguous. */
+  q?: number[];
 }
 
 function standardise(rows: Rows): { mean: number[]; std: number[] } {
@@ -244,15 +247,26 @@ export function prepare(examples: Example[], scaffold: ScorerModel, holdoutShare
 const NEGATIVES_PER_EXAMPLE = 40;
 
 /**
+ * Single-answer groups get a second model that orders a question's candidates, trained with a
+ * listwise term beside the logistic one. Measured: it picks the right candidate more often on
+ * families training never saw, while its margins make poor probabilities (real invoices lost
+ * answers to the null threshold), so the logistic model keeps giving those.
+ */
+const RANKED = new Set<Group>(['text', 'number', 'date', 'categorical', 'image']);
+const LISTWISE = 3;
+
+/**
  * Training rows of one group: every positive candidate, and negatives chosen per example. With a
  * guide model the negatives are mostly the ones it ranks highest (hard negatives: the other
  * company name, the other date), which is what a ranker must learn to tell apart; examples whose
  * document does not state the value contribute negatives too, so "no answer" is learned.
  */
 function rowsOf(prepared: Prepared[], group: Group, guide?: Scorer): Rows {
-  const rows: Rows = { x: [], y: [] };
+  const rows: Required<Rows> = { x: [], y: [], q: [] };
+  let question = 0;
   for (const p of prepared) {
     if (p.group !== group || p.holdout) continue;
+    question++;
     const stated = p.positives.some(Boolean);
     if (!stated && !isNullGold(p.ex.gold)) continue;
     const negatives: number[] = [];
@@ -260,6 +274,7 @@ function rowsOf(prepared: Prepared[], group: Group, guide?: Scorer): Rows {
       if (pos) {
         rows.x.push(Float32Array.from(p.e.scored[i]!.x));
         rows.y.push(1);
+        rows.q.push(question);
       } else negatives.push(i);
     });
     const budget = stated ? NEGATIVES_PER_EXAMPLE : NEGATIVES_PER_EXAMPLE / 2;
@@ -279,6 +294,7 @@ function rowsOf(prepared: Prepared[], group: Group, guide?: Scorer): Rows {
     for (const i of chosen) {
       rows.x.push(Float32Array.from(p.e.scored[i]!.x));
       rows.y.push(0);
+      rows.q.push(question);
     }
   }
   return rows;
@@ -286,21 +302,17 @@ function rowsOf(prepared: Prepared[], group: Group, guide?: Scorer): Rows {
 
 const isNullGold = (g: GoldAnswer) => g === null || (Array.isArray(g) && g.length === 0);
 
-/** Top probability and whether answering with the top candidate is right, per example. */
-function outcomes(prepared: Prepared[], group: Group, m: Scorer) {
+/** The top candidate's probability and whether answering with it is right, per example. */
+function outcomes(prepared: Prepared[], group: Group, m: Scorer, ranker?: Boosted) {
+  const order = (x: ArrayLike<number>) => (ranker ? linear(ranker, x) : probability(m, x));
   return prepared
     .filter((p) => p.group === group)
     .map((p) => {
-      let best = -1;
-      let bestP = 0;
-      p.e.scored.forEach((s, i) => {
-        const q = probability(m, s.x);
-        if (q > bestP) {
-          bestP = q;
-          best = i;
-        }
-      });
-      const ranked = p.e.scored.map((s) => ({ p: probability(m, s.x), x: s.x })).sort((a, b) => b.p - a.p);
+      const ranked = p.e.scored
+        .map((s, i) => ({ i, p: probability(m, s.x), r: order(s.x), x: s.x }))
+        .sort((a, b) => b.r - a.r);
+      const best = ranked[0]?.i ?? -1;
+      const bestP = ranked[0]?.p ?? 0;
       return {
         p: bestP,
         inputs: answerInputs(ranked),
@@ -439,7 +451,14 @@ export function fitModel(
     const rows = rowsOf(prepared, g, guide);
     rowCounts[g] = rows.x.length;
     const lr = fitGroup(rows);
-    const all = outcomes(prepared, g, lr);
+    // The ranker picks its hard negatives with a guide of its own kind.
+    const fitRanker = (r: Rows, rounds = DEFAULT_BOOST.rounds) =>
+      fitBoosted(r.x, r.y, FEATURE_COUNT, { ...DEFAULT_BOOST, rounds, listwise: LISTWISE }, r.q);
+    const ranker =
+      RANKED.has(g) && learner === 'boosted' && rows.x.length > 20
+        ? fitRanker(rowsOf(prepared, g, fitRanker(rowsOf(prepared, g), 40)))
+        : undefined;
+    const all = outcomes(prepared, g, lr, ranker);
     // Single-value groups decide "stated or not" from the whole ranking, learned on training documents.
     let answerable: Logistic | undefined;
     if (g === 'text' || g === 'number' || g === 'date' || g === 'categorical') {
@@ -467,9 +486,14 @@ export function fitModel(
           : bestThreshold(tune);
     const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
     const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));
-    groups[g] = answerable
-      ? { ...lr, threshold, answered, unanswered, answerable }
-      : { ...lr, threshold, answered, unanswered };
+    groups[g] = {
+      ...lr,
+      threshold,
+      answered,
+      unanswered,
+      ...(answerable ? { answerable } : {}),
+      ...(ranker ? { ranker } : {}),
+    };
   }
   const draft: ScorerModel = { ...scaffold, features: [...FEATURES], groups, associations };
   // Yes/no: the clause the boolean scorer ranks first, and whether the true answer is yes.

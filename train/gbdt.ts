@@ -16,6 +16,12 @@ export interface BoostOptions {
   lambda: number;
   /** A leaf needs at least this much hessian (roughly, examples the model is unsure of). */
   minHessian: number;
+  /**
+   * Weight of a listwise term: within each question's rows (`groups`, contiguous), a softmax
+   * over the margins should put its mass on the positives. It teaches the order between one
+   * question's candidates, which is what picks the answer; the logistic term stays beside it.
+   */
+  listwise?: number;
 }
 
 export const DEFAULT_BOOST: BoostOptions = {
@@ -67,6 +73,7 @@ export function fitBoosted(
   y: number[],
   dims: number,
   opts: BoostOptions = DEFAULT_BOOST,
+  groups?: readonly number[],
 ): Boosted {
   const n = x.length;
   const cuts = quantileCuts(x, dims, opts.bins);
@@ -89,6 +96,7 @@ export function fitBoosted(
       g[r] = p - y[r]!;
       h[r] = Math.max(1e-6, p * (1 - p));
     }
+    if (opts.listwise && groups) addListwise(margin, y, groups, g, h, opts.listwise);
     const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [] };
     const grow = (rows: Uint32Array, depth: number): number => {
       const id = tree.feature.length;
@@ -167,6 +175,39 @@ export function fitBoosted(
     trees.push(tree);
   }
   return { kind: 'boosted', base: Math.round(base * 1e5) / 1e5, trees };
+}
+
+/** Softmax cross-entropy per group of contiguous rows, added to the gradients and hessians. */
+function addListwise(
+  margin: Float64Array,
+  y: readonly number[],
+  groups: readonly number[],
+  g: Float64Array,
+  h: Float64Array,
+  weight: number,
+): void {
+  const n = margin.length;
+  let start = 0;
+  while (start < n) {
+    let end = start;
+    while (end < n && groups[end] === groups[start]) end++;
+    let positives = 0;
+    let max = Number.NEGATIVE_INFINITY;
+    for (let r = start; r < end; r++) {
+      positives += y[r]!;
+      max = Math.max(max, margin[r]!);
+    }
+    if (positives > 0 && end - start > 1) {
+      let z = 0;
+      for (let r = start; r < end; r++) z += Math.exp(margin[r]! - max);
+      for (let r = start; r < end; r++) {
+        const p = Math.exp(margin[r]! - max) / z;
+        g[r]! += weight * (p - y[r]! / positives);
+        h[r]! += weight * Math.max(1e-6, p * (1 - p));
+      }
+    }
+    start = end;
+  }
 }
 
 function treeValue(t: Tree, x: ArrayLike<number>): number {

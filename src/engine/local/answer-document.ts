@@ -11,7 +11,7 @@ import {
   valueCounts,
   valueKey,
 } from './features.ts';
-import { calibrate, logit, probability, type ScorerModel } from './model.ts';
+import { calibrate, logit, probability, rankScore, type ScorerModel } from './model.ts';
 import { analyzeQuery, type Query } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
@@ -68,8 +68,14 @@ export function examine(
     return x;
   });
   fillRelative(xs, ctx);
-  const scored = cands.map((cand, i) => ({ cand, x: xs[i]!, p: probability(m, xs[i]!) }));
-  scored.sort((a, b) => b.p - a.p);
+  const ranked = cands.map((cand, i) => ({
+    cand,
+    x: xs[i]!,
+    p: probability(m, xs[i]!),
+    rank: rankScore(m, xs[i]!),
+  }));
+  ranked.sort((a, b) => b.rank - a.rank);
+  const scored: Scored[] = ranked.map(({ cand, x, p }) => ({ cand, x, p }));
   return { group, ctx, scored };
 }
 
@@ -104,7 +110,7 @@ export const ANSWERABLE_FEATURES = [
 
 const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
 
-/** What the answerability model reads of one ranking (scored sorted by probability, best first). */
+/** What the answerability model reads of one ranking (scored in ranked order, best first). */
 export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> }[]): number[] {
   const top = scored[0];
   if (!top) return ANSWERABLE_FEATURES.map(() => 0);

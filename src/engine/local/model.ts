@@ -48,6 +48,12 @@ export type GroupModel = Scorer & {
    * the threshold and calibration above. Features named in ANSWERABLE_FEATURES.
    */
   answerable?: Logistic;
+  /**
+   * Orders one question's candidates when present (trained with a listwise term: which of
+   * these is the answer). The group's own scorer still gives the probabilities that the
+   * threshold, answerability and calibration read.
+   */
+  ranker?: Boosted;
 };
 
 /** The learned scorer, as `npm run train` writes it to model/weights.json. */
@@ -92,6 +98,10 @@ function linearLogistic(m: Logistic, x: ArrayLike<number>): number {
 }
 
 export const probability = (m: Scorer, x: ArrayLike<number>) => sigmoid(linear(m, x));
+
+/** The order of a question's candidates: the ranker's margin when the group has one, else the probability. */
+export const rankScore = (m: GroupModel, x: ArrayLike<number>) =>
+  m.ranker ? linear(m.ranker, x) : probability(m, x);
 export const calibrate = (c: Platt, p: number) => sigmoid(c.a * logit(p) + c.b);
 
 let loaded: ScorerModel | null = null;
