@@ -13,6 +13,7 @@ import path from 'node:path';
 import openapiTS, { type OpenAPI3 } from 'openapi-typescript';
 import { buildApp } from '../src/http/app.ts';
 import type { BlobStore } from '../src/infra/blob/store.ts';
+import { systemClock } from '../src/infra/clock.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import type { Database } from '../src/infra/db/database.ts';
 
@@ -48,6 +49,7 @@ export async function servedOpenApi(): Promise<OpenAPI3> {
       shareSecret: 'api-types'.padEnd(64, '0'),
       blobs: refused<BlobStore>('blob store'),
       notifyWork: () => {},
+      now: systemClock,
     },
     { logger: false },
   );

@@ -120,7 +120,7 @@ describe('deleting and expiring files', () => {
     expect(
       (await h.request('GET', `/v2/workspaces/${ws.id}/files/${fileId}`, { key: ws.key })).statusCode,
     ).toBe(404);
-    expect(await sweepExpired(h.db)).toBe(1);
+    expect(await sweepExpired(h.db, Date.now())).toBe(1);
     await waitGone(fileId);
     expect(
       (await h.request('GET', `/v2/workspaces/${ws.id}/files/${live}`, { key: ws.key })).statusCode,

@@ -54,8 +54,8 @@ describe('expiry sweeper', () => {
     expect((await rowsOf(h, deleted)).pages).toBe(1);
 
     // The worker's own timed sweep may claim them first; either way each is claimed once.
-    await sweepExpired(h.db);
-    expect(await sweepExpired(h.db)).toBe(0);
+    await sweepExpired(h.db, Date.now());
+    expect(await sweepExpired(h.db, Date.now())).toBe(0);
     for (const id of [expired, deleted]) {
       await waitPurged(h, id);
       expect(await rowsOf(h, id)).toEqual({ files: 0, items: 0, pages: 0 });
@@ -82,7 +82,7 @@ describe('expiry sweeper', () => {
     expect(facts.length).toBeGreaterThan(0);
 
     expect((await api.call('DELETE', `/v1/datasets/${doomed}`)).status).toBe(200);
-    await sweepExpired(h.db);
+    await sweepExpired(h.db, Date.now());
     await waitPurged(h, doomed);
     expect(await onDisk(doomed)).toEqual([]);
 

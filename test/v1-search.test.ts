@@ -429,7 +429,7 @@ describe('search with an embeddings provider (decisions.md D6)', () => {
         created_at: now,
         updated_at: now,
       });
-      await enqueue(tx, INGEST_TASK, id);
+      await enqueue(tx, INGEST_TASK, id, now);
       return id;
     });
     expect((await api.waitJob(again)).status).toBe('SUCCESS');

@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
 import {
@@ -47,6 +48,7 @@ export async function createApiKey(
   db: Database,
   workspaceId: string,
   input: { level: KeyLevel; expiresAt?: number | null },
+  now: number,
 ): Promise<ApiKeyView & { key: string }> {
   if (!(await findWorkspace(db, workspaceId))) throw errors.notFound('Workspace');
   const body = newId('wkskey').slice('wkskey_'.length);
@@ -60,7 +62,7 @@ export async function createApiKey(
     expires_at: input.expiresAt ?? null,
     revoked_at: null,
     last_used_at: null,
-    created_at: Date.now(),
+    created_at: now,
   };
   await insertApiKey(db, row);
   return { ...toView(row), key };
@@ -88,10 +90,10 @@ function toView(k: {
   };
 }
 
-export async function revokeKey(db: Database, keyId: string): Promise<ApiKeyView> {
+export async function revokeKey(db: Database, keyId: string, clock: Clock): Promise<ApiKeyView> {
   return db.transaction(async (tx) => {
     if (!(await findApiKey(tx, keyId))) throw errors.notFound('API key');
-    await revokeApiKey(tx, keyId, Date.now());
+    await revokeApiKey(tx, keyId, clock());
     return toView((await findApiKey(tx, keyId))!);
   });
 }
@@ -100,7 +102,7 @@ export async function revokeKey(db: Database, keyId: string): Promise<ApiKeyView
 export async function authenticate(
   db: Database,
   presented: string | undefined,
-  now = Date.now(),
+  now: number,
 ): Promise<Principal | null> {
   const match = presented ? SECRET_PATTERN.exec(presented) : null;
   const row = match ? await findApiKey(db, `wkskey_${match[1]}`) : null;

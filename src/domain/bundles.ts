@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import {
@@ -73,8 +74,8 @@ async function liveBundle(tx: Queryable, workspaceId: string, bundleId: string):
 }
 
 /** All or nothing: every id must be a readable file of this workspace (4.5). */
-async function assertFiles(tx: Queryable, workspaceId: string, ids: string[]): Promise<void> {
-  const found = await existingFileIds(tx, workspaceId, ids);
+async function assertFiles(tx: Queryable, workspaceId: string, ids: string[], now: number): Promise<void> {
+  const found = await existingFileIds(tx, workspaceId, ids, now);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0)
     throw errors.badRequest(`Not files of this workspace: ${missing.join(', ')}. Nothing was written.`);
@@ -99,12 +100,13 @@ export async function createBundle(
   db: Database,
   workspaceId: string,
   input: { name: string; color?: string | null; fileIds?: string[] },
+  clock: Clock,
 ): Promise<Bundle> {
   const ids = [...new Set(input.fileIds ?? [])];
   if (ids.length > MAX_MEMBERS) throw errors.badRequest(`A bundle holds at most ${MAX_MEMBERS} files.`);
   return db.transaction(async (tx) => {
-    await assertFiles(tx, workspaceId, ids);
-    const now = Date.now();
+    await assertFiles(tx, workspaceId, ids, clock());
+    const now = clock();
     const row: BundleRow = {
       id: newId('bndl'),
       workspace_id: workspaceId,
@@ -137,11 +139,12 @@ export async function addBundleFiles(
   workspaceId: string,
   bundleId: string,
   input: { fileIds: string[]; isPrimary?: boolean; role?: string | null; effectiveAt?: number | null },
+  clock: Clock,
 ): Promise<{ bundle: Bundle; files: Member[] }> {
   const ids = [...new Set(input.fileIds)];
   return db.transaction(async (tx) => {
     const b = await liveBundle(tx, workspaceId, bundleId);
-    await assertFiles(tx, workspaceId, ids);
+    await assertFiles(tx, workspaceId, ids, clock());
     const members = await listMembers(tx, bundleId);
     const present = new Set(members.map((m) => m.file_id));
     const fresh = ids.filter((id) => !present.has(id));
@@ -151,7 +154,7 @@ export async function addBundleFiles(
       );
     }
     if (fresh.length > 0) {
-      const now = Date.now();
+      const now = clock();
       const primaryFirst = input.isPrimary === true && fresh[0] === ids[0];
       if (primaryFirst) await clearPrimary(tx, bundleId, now);
       let order = members.reduce((max, m) => Math.max(max, m.sort_order + 1), 0);
@@ -180,12 +183,13 @@ export async function patchBundleMember(
   bundleId: string,
   fileId: string,
   patch: { isPrimary?: boolean; role?: string | null; effectiveAt?: number | null; sortOrder?: number },
+  clock: Clock,
 ): Promise<Member> {
   return db.transaction(async (tx) => {
     await liveBundle(tx, workspaceId, bundleId);
     const m = (await listMembers(tx, bundleId)).find((x) => x.file_id === fileId);
     if (!m) throw errors.notFound('Bundle member');
-    const now = Date.now();
+    const now = clock();
     if (patch.isPrimary === true && !m.is_primary) await clearPrimary(tx, bundleId, now);
     await updateMember(
       tx,
@@ -209,11 +213,12 @@ export async function removeBundleMember(
   workspaceId: string,
   bundleId: string,
   fileId: string,
+  clock: Clock,
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const b = await liveBundle(tx, workspaceId, bundleId);
     if (!(await deleteMember(tx, bundleId, fileId))) throw errors.notFound('Bundle member');
-    await updateBundle(tx, bundleId, { documents_version: b.documents_version + 1 }, Date.now());
+    await updateBundle(tx, bundleId, { documents_version: b.documents_version + 1 }, clock());
   });
 }
 
@@ -223,6 +228,7 @@ export async function patchBundle(
   workspaceId: string,
   bundleId: string,
   patch: { name?: string; color?: string | null },
+  clock: Clock,
 ): Promise<Bundle> {
   return db.transaction(async (tx) => {
     const b = await liveBundle(tx, workspaceId, bundleId);
@@ -230,18 +236,23 @@ export async function patchBundle(
     if (patch.name !== undefined && patch.name !== b.name) changed.name = patch.name;
     if (patch.color !== undefined && patch.color !== b.color) changed.color = patch.color;
     if (Object.keys(changed).length === 0) return toBundle(b);
-    const now = Date.now();
+    const now = clock();
     await updateBundle(tx, bundleId, changed, now);
     return toBundle({ ...b, ...changed, updated_at: now });
   });
 }
 
-export async function archiveBundle(db: Database, workspaceId: string, bundleId: string): Promise<Bundle> {
+export async function archiveBundle(
+  db: Database,
+  workspaceId: string,
+  bundleId: string,
+  clock: Clock,
+): Promise<Bundle> {
   return db.transaction(async (tx) => {
     const b = await findBundle(tx, workspaceId, bundleId, { forUpdate: true });
     if (!b) throw errors.notFound('Bundle');
     if (b.archived_at !== null) return toBundle(b);
-    const now = Date.now();
+    const now = clock();
     await updateBundle(tx, bundleId, { archived_at: now }, now);
     return toBundle({ ...b, archived_at: now, updated_at: now });
   });

@@ -1,4 +1,5 @@
 import type { AnswerValue, Citation, EngineAnswer, Fact } from '../engine/types.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { type CellFactRow, replaceCellFacts } from '../infra/repos/cell-facts.ts';
@@ -72,8 +73,9 @@ const ended = (
 export async function claimCellJobs(
   db: Database,
   opts: ClaimOptions,
+  clock: Clock,
 ): Promise<{ jobs: CellJob[]; claimed: number }> {
-  const now = Date.now();
+  const now = clock();
   const out = await db.transaction(async (tx) => {
     const claimed = await claimCells(tx, opts.limit, now);
     if (claimed.length === 0) return { jobs: [], runIds: [], claimed: 0 };
@@ -163,7 +165,7 @@ export async function claimCellJobs(
     return { jobs, runIds, claimed: claimed.length };
   });
   // Cells that ended here may have been their runs' last.
-  await settleRuns(db, out.runIds, Date.now());
+  await settleRuns(db, out.runIds, clock());
   return { jobs: out.jobs, claimed: out.claimed };
 }
 
@@ -227,8 +229,9 @@ export async function finishCellJobs(
   db: Database,
   claimId: string,
   outcomes: readonly CellOutcome[],
+  clock: Clock,
 ): Promise<string[]> {
-  const now = Date.now();
+  const now = clock();
   const runIds = await db.transaction(async (tx) => {
     const mine = await lockClaimedCells(
       tx,
@@ -269,7 +272,7 @@ export async function finishCellJobs(
     );
     return [...new Set(mine.map((c) => c.run_id))];
   });
-  await settleRuns(db, runIds, Date.now());
+  await settleRuns(db, runIds, clock());
   return runIds;
 }
 
@@ -307,8 +310,13 @@ function factRows(job: CellJob, answer: EngineAnswer, now: number): CellFactRow[
 }
 
 /** Keeps this claim's cells leased while the engine works; 0 means every one was taken over. */
-export function renewCellLeases(db: Queryable, claimId: string, leaseMs: number): Promise<number> {
-  return extendCellLeases(db, claimId, Date.now() + leaseMs);
+export function renewCellLeases(
+  db: Queryable,
+  claimId: string,
+  leaseMs: number,
+  now: number,
+): Promise<number> {
+  return extendCellLeases(db, claimId, now + leaseMs);
 }
 
 /** A worker stopping politely: its started cells go back to the queue and their holds back to the balance. */
@@ -316,9 +324,9 @@ export async function handBackCells(
   db: Database,
   claimId: string,
   cellIds: readonly string[],
+  now: number,
 ): Promise<void> {
   if (cellIds.length === 0) return;
-  const now = Date.now();
   await db.transaction(async (tx) => {
     const mine = await lockClaimedCells(tx, claimId, cellIds);
     await settleCredits(
@@ -336,6 +344,6 @@ export async function handBackCells(
 }
 
 /** Finishes runs whose settle was lost (a crash between a cell's commit and its settle). */
-export async function settleStrayRuns(db: Database): Promise<void> {
-  await settleRuns(db, await listUnsettledRuns(db, 100), Date.now());
+export async function settleStrayRuns(db: Database, now: number): Promise<void> {
+  await settleRuns(db, await listUnsettledRuns(db, 100), now);
 }

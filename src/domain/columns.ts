@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import {
@@ -86,10 +87,11 @@ export async function createColumn(
   workspaceId: string,
   tableId: string,
   input: ColumnInput & { name: string; prompt: string },
+  clock: Clock,
 ): Promise<Column> {
   return db.transaction(async (tx) => {
     await lockLiveTable(tx, workspaceId, tableId);
-    const now = Date.now();
+    const now = clock();
     const row: ColumnRow = {
       id: newId('rcol'),
       table_id: tableId,
@@ -116,6 +118,7 @@ export async function patchColumn(
   tableId: string,
   columnId: string,
   patch: ColumnInput,
+  clock: Clock,
 ): Promise<Column> {
   return db.transaction(async (tx) => {
     await lockLiveTable(tx, workspaceId, tableId);
@@ -136,7 +139,7 @@ export async function patchColumn(
       changed.sort_order = patch.sortOrder;
     if (Object.keys(changed).length === 0) return toColumn(c);
     if (bumpsVersion(c, patch)) changed.version = c.version + 1;
-    const now = Date.now();
+    const now = clock();
     await updateColumn(tx, columnId, changed, now);
     return toColumn({ ...c, ...changed, updated_at: now });
   });
@@ -148,12 +151,13 @@ export async function archiveColumn(
   workspaceId: string,
   tableId: string,
   columnId: string,
+  clock: Clock,
 ): Promise<Column> {
   return db.transaction(async (tx) => {
     const c = await findColumn(tx, tableId, columnId, { forUpdate: true });
     if (!c || !(await findTable(tx, workspaceId, tableId))) throw errors.notFound('Column');
     if (c.archived_at !== null) return toColumn(c);
-    const now = Date.now();
+    const now = clock();
     await updateColumn(tx, columnId, { archived_at: now }, now);
     return toColumn({ ...c, archived_at: now, updated_at: now });
   });

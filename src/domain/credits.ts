@@ -30,11 +30,7 @@ export function currentMonthSpend(w: Pick<WorkspaceRow, 'month_spend' | 'spend_m
  * Moves credits and writes the ledger row in the caller's transaction, so the balance and
  * the state change that caused it commit or roll back together. Returns the workspace after.
  */
-export async function changeBalance(
-  tx: Queryable,
-  change: CreditChange,
-  now = Date.now(),
-): Promise<WorkspaceRow> {
+export async function changeBalance(tx: Queryable, change: CreditChange, now: number): Promise<WorkspaceRow> {
   const w = await findWorkspace(tx, change.workspaceId, { forUpdate: true });
   if (!w) throw errors.notFound('Workspace');
   let amount = change.amount;
@@ -72,7 +68,7 @@ export async function holdCredits(
   tx: Queryable,
   w: WorkspaceRow,
   items: readonly { cellId: string; runId: string; amount: number }[],
-  now = Date.now(),
+  now: number,
 ): Promise<string[]> {
   let balance = w.balance;
   const holds: HoldRow[] = [];
@@ -110,7 +106,7 @@ export async function settleCredits(
   tx: Queryable,
   holdIds: readonly string[],
   state: 'captured' | 'released',
-  now = Date.now(),
+  now: number,
 ): Promise<HoldRow[]> {
   const moved = await settleHolds(tx, holdIds, state, now);
   const byWorkspace = new Map<string, HoldRow[]>();

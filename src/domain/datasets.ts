@@ -12,6 +12,7 @@ export async function listDatasets(
   db: Database,
   workspaceId: string,
   q: Paging & { type?: string; sort?: string },
+  now: number,
 ): Promise<Awaited<ReturnType<typeof listFiles>>> {
   const bad = (q.type ?? '')
     .split(',')
@@ -19,7 +20,7 @@ export async function listDatasets(
     .filter((t) => t !== '' && !V1_TYPES.has(t));
   if (bad.length > 0)
     throw errors.badRequest(`Unknown type(s): ${bad.join(', ')}. Use doc, audio, video or image.`);
-  return listFiles(db, workspaceId, { ...q, types: q.type });
+  return listFiles(db, workspaceId, { ...q, types: q.type }, now);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { enqueue } from '../infra/queue.ts';
 import {
@@ -44,10 +45,12 @@ export interface ItemView {
   share: Share;
 }
 
-/** What minting a share needs; passed in so the domain never reads settings. */
+/** What minting a share needs; passed in so the domain never reads settings or the clock. */
 export interface Signer {
   secret: string;
   baseUrl: string;
+  /** The time a link is minted at (epoch ms): its expiry counts from here. */
+  now: number;
 }
 
 export function toFileView(f: FileRow, signer: Signer, lifetimeSeconds: number): FileView {
@@ -63,7 +66,7 @@ export function toFileView(f: FileRow, signer: Signer, lifetimeSeconds: number):
     createdAt: f.created_at,
     updatedAt: f.updated_at,
     expiresAt: f.expires_at,
-    share: mintShare(signer.secret, signer.baseUrl, f.id, lifetimeSeconds),
+    share: mintShare(signer.secret, signer.baseUrl, f.id, lifetimeSeconds, signer.now),
   };
 }
 
@@ -74,7 +77,7 @@ export function toItemView(i: FileItemRow, signer: Signer, lifetimeSeconds: numb
     row: i.row,
     col: i.col,
     createdAt: i.created_at,
-    share: mintShare(signer.secret, signer.baseUrl, i.id, lifetimeSeconds),
+    share: mintShare(signer.secret, signer.baseUrl, i.id, lifetimeSeconds, signer.now),
   };
 }
 
@@ -161,15 +164,21 @@ export async function listFiles(
   db: Database,
   workspaceId: string,
   q: Paging & { types?: string; sort?: string },
+  now: number,
 ): Promise<{ rows: FileRow[]; total: number; offset: number; limit: number; sort: string[] }> {
   const paging = clampPaging(q);
   const fields = sortFields(q.sort, FILE_SORT_COLUMNS);
   const sort = fields.length > 0 ? fields : ['-createdAt'];
-  const { rows, total } = await listReadableFiles(db, workspaceId, {
-    types: parseTypes(q.types),
-    orderBy: orderBy(sort.join(','), FILE_SORT_COLUMNS, 'created_at DESC, id DESC'),
-    ...paging,
-  });
+  const { rows, total } = await listReadableFiles(
+    db,
+    workspaceId,
+    {
+      types: parseTypes(q.types),
+      orderBy: orderBy(sort.join(','), FILE_SORT_COLUMNS, 'created_at DESC, id DESC'),
+      ...paging,
+    },
+    now,
+  );
   return { rows, total, ...paging, sort };
 }
 
@@ -178,9 +187,10 @@ export async function getFile(
   db: Database,
   workspaceId: string,
   fileId: string,
+  now: number,
   noun = 'File',
 ): Promise<FileRow> {
-  const f = await findReadableFile(db, workspaceId, fileId);
+  const f = await findReadableFile(db, workspaceId, fileId, now);
   if (!f) throw errors.notFound(noun);
   return f;
 }
@@ -190,11 +200,12 @@ export async function listFileItems(
   workspaceId: string,
   fileId: string,
   q: Paging & { row?: string; cols?: string; sort?: string },
+  now: number,
   noun = 'File',
 ): Promise<{ rows: FileItemRow[]; total: number; offset: number; limit: number; sort: string[] }> {
   const rows = parseRow(q.row);
   const cols = parseCols(q.cols);
-  await getFile(db, workspaceId, fileId, noun);
+  await getFile(db, workspaceId, fileId, now, noun);
   const paging = clampPaging(q);
   const res = await listItems(db, fileId, {
     rows,
@@ -211,8 +222,9 @@ export async function getFileItem(
   workspaceId: string,
   fileId: string,
   itemId: string,
+  now: number,
 ): Promise<FileItemRow> {
-  await getFile(db, workspaceId, fileId);
+  await getFile(db, workspaceId, fileId, now);
   const item = await findItem(db, fileId, itemId);
   if (!item) throw errors.notFound('File item');
   return item;
@@ -223,15 +235,21 @@ export async function getFileItem(
  * background purge queued in the same transaction. All or nothing: any id that is not a
  * readable file of this workspace refuses the whole batch.
  */
-export async function deleteFiles(db: Database, workspaceId: string, ids: string[]): Promise<string[]> {
+export async function deleteFiles(
+  db: Database,
+  workspaceId: string,
+  ids: string[],
+  clock: Clock,
+): Promise<string[]> {
   const unique = [...new Set(ids)];
   return db.transaction(async (tx) => {
-    const deleted = await markFilesDeleted(tx, workspaceId, unique);
+    const now = clock();
+    const deleted = await markFilesDeleted(tx, workspaceId, unique, now);
     if (deleted.length !== unique.length) {
       const missing = unique.filter((id) => !deleted.includes(id));
       throw errors.badRequest(`Not files of this workspace: ${missing.join(', ')}. Nothing was deleted.`);
     }
-    for (const id of deleted) await enqueue(tx, PURGE_TASK, id);
+    for (const id of deleted) await enqueue(tx, PURGE_TASK, id, now);
     return deleted;
   });
 }

@@ -14,9 +14,13 @@ export interface FirstRunResult {
  * decisions.md D1: on an empty embedded database, make a workspace and a Read & write key
  * so a new user can call the API at once. Returns null when any workspace exists.
  */
-export async function ensureDefaultWorkspace(db: Database, credits: number): Promise<FirstRunResult | null> {
+export async function ensureDefaultWorkspace(
+  db: Database,
+  credits: number,
+  now: number,
+): Promise<FirstRunResult | null> {
   if ((await countWorkspaces(db)) > 0) return null;
-  const ws = await createWorkspace(db, { name: 'default', credits }, 'system:first-run');
-  const key = await createApiKey(db, ws.id, { level: 'read_write' });
+  const ws = await createWorkspace(db, { name: 'default', credits }, 'system:first-run', now);
+  const key = await createApiKey(db, ws.id, { level: 'read_write' }, now);
   return { workspaceId: ws.id, keyId: key.id, key: key.key, credits: ws.balance };
 }

@@ -37,7 +37,7 @@ export async function queueIngestJob(
     updated_at: now,
   };
   await insertJob(tx, row);
-  await enqueue(tx, INGEST_TASK, row.id);
+  await enqueue(tx, INGEST_TASK, row.id, now);
   return row;
 }
 

@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { appendCellEvent } from '../infra/repos/cell-events.ts';
@@ -178,15 +179,24 @@ export async function setOverride(
   ids: { workspaceId: string; tableId: string; cellId: string },
   input: unknown,
   actorId: string,
+  clock: Clock,
 ): Promise<Cell> {
   return db.transaction(async (tx) => {
     const c = await lockCell(tx, ids.workspaceId, ids.tableId, ids.cellId);
     const override = validateOverride({ outputType: c.output_type, config: c.column_config }, input);
-    await writeOverride(tx, c.id, override, actorId, 'override_set', {
-      value: override,
-      priorValue: c.status === 'SUCCESS' ? (c.value ?? null) : null,
-      priorOverride: c.human_override ?? null,
-    });
+    await writeOverride(
+      tx,
+      c.id,
+      override,
+      actorId,
+      'override_set',
+      {
+        value: override,
+        priorValue: c.status === 'SUCCESS' ? (c.value ?? null) : null,
+        priorOverride: c.human_override ?? null,
+      },
+      clock(),
+    );
     return reread(tx, ids.tableId, c.id);
   });
 }
@@ -200,11 +210,20 @@ export async function clearOverride(
   db: Database,
   ids: { workspaceId: string; tableId: string; cellId: string },
   actorId: string,
+  clock: Clock,
 ): Promise<Cell> {
   return db.transaction(async (tx) => {
     const c = await lockCell(tx, ids.workspaceId, ids.tableId, ids.cellId);
     if (c.human_override === null || c.human_override === undefined) return reread(tx, ids.tableId, c.id);
-    await writeOverride(tx, c.id, null, actorId, 'override_cleared', { priorOverride: c.human_override });
+    await writeOverride(
+      tx,
+      c.id,
+      null,
+      actorId,
+      'override_cleared',
+      { priorOverride: c.human_override },
+      clock(),
+    );
     return reread(tx, ids.tableId, c.id);
   });
 }
@@ -217,8 +236,8 @@ async function writeOverride(
   actorId: string,
   type: 'override_set' | 'override_cleared',
   data: Record<string, unknown>,
+  now: number,
 ): Promise<void> {
-  const now = Date.now();
   await updateCellOverride(tx, cellId, override, now);
   await appendCellEvent(tx, {
     id: newId('rcev'),

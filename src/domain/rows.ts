@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { existingFileIds, findBundle } from '../infra/repos/bundles.ts';
@@ -47,6 +48,7 @@ export async function addRow(
   workspaceId: string,
   tableId: string,
   input: { subjectType: 'file' | 'bundle'; subjectId: string; sortOrder?: number },
+  clock: Clock,
 ): Promise<Row> {
   return db.transaction(async (tx) => {
     await lockLiveTable(tx, workspaceId, tableId);
@@ -54,13 +56,13 @@ export async function addRow(
     if (existing) return toRow(existing);
     const exists =
       input.subjectType === 'file'
-        ? (await existingFileIds(tx, workspaceId, [input.subjectId])).size === 1
+        ? (await existingFileIds(tx, workspaceId, [input.subjectId], clock())).size === 1
         : (await findBundle(tx, workspaceId, input.subjectId)) !== null;
     if (!exists)
       throw errors.badRequest(
         `subjectId ${input.subjectId} is not a ${input.subjectType} of this workspace.`,
       );
-    const now = Date.now();
+    const now = clock();
     const row: RowRow = {
       id: newId('rrow'),
       table_id: tableId,
@@ -76,12 +78,17 @@ export async function addRow(
   });
 }
 
-export async function archiveTableRow(db: Database, tableId: string, rowId: string): Promise<Row> {
+export async function archiveTableRow(
+  db: Database,
+  tableId: string,
+  rowId: string,
+  clock: Clock,
+): Promise<Row> {
   return db.transaction(async (tx) => {
     const r = await findRow(tx, tableId, rowId);
     if (!r) throw errors.notFound('Row');
     if (r.archived_at !== null) return toRow(r);
-    const now = Date.now();
+    const now = clock();
     await archiveRow(tx, rowId, now);
     return toRow({ ...r, archived_at: now, updated_at: now });
   });

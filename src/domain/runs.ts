@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { listOverriddenPairs, lockPairCells, queueCells } from '../infra/repos/cell-queue.ts';
@@ -63,11 +64,12 @@ export async function previewRun(
   workspaceId: string,
   tableId: string,
   req: ScopeRequest,
+  now: number,
 ): Promise<{ cost: number; cells: number; skippedRowIds: string[] }> {
   const table = await findTable(db, workspaceId, tableId);
   if (!table) throw errors.notFound('Table');
   if (table.archived_at !== null) throw errors.badRequest('Table is archived; it can no longer be run.');
-  const scope = await scopeOf(db, tableId, req, Date.now());
+  const scope = await scopeOf(db, tableId, req, now);
   return { cost: scope.cost, cells: scope.targets.length, skippedRowIds: scope.skippedRowIds };
 }
 
@@ -162,19 +164,23 @@ export async function queueRun(
   return { queued: { kind: 'started', runId, cells: queued.length }, scope, superseded: [...superseded] };
 }
 
-/** POST …/runs (4.3): returns at once; cells fill asynchronously. */
+/**
+ * POST …/runs (4.3): returns at once; cells fill asynchronously. The time is read once the
+ * table is locked, so queue positions follow the order runs of one table start in.
+ */
 export async function startRun(
   db: Database,
   input: { workspaceId: string; tableId: string; triggeredBy: string } & ScopeRequest,
+  clock: Clock,
 ): Promise<StartedRun> {
   const out = await db.transaction(async (tx) => {
     await lockLiveTable(tx, input.workspaceId, input.tableId);
-    const res = await queueRun(tx, input, Date.now());
+    const res = await queueRun(tx, input, clock());
     if (res.queued.kind === 'refused') throw res.queued.error;
     return res;
   });
   // Runs whose last pending cells this run took over are finished now.
-  await settleRuns(db, out.superseded, Date.now());
+  await settleRuns(db, out.superseded, clock());
   const skippedRowIds = out.scope.skippedRowIds;
   if (out.queued.kind !== 'started') return { run: null, cells: 0, skippedRowIds };
   const run = await findRun(db, input.tableId, out.queued.runId);
@@ -192,11 +198,11 @@ export async function getRun(db: Queryable, tableId: string, runId: string): Pro
 }
 
 /** 3.1: an unfinished run becomes CANCELED; a finished one answers 409. */
-export async function cancelRun(db: Database, tableId: string, runId: string): Promise<Run> {
+export async function cancelRun(db: Database, tableId: string, runId: string, clock: Clock): Promise<Run> {
   await db.transaction(async (tx) => {
     const run = await findRun(tx, tableId, runId);
     if (!run) throw errors.notFound('Run');
-    const canceled = await cancelRuns(tx, tableId, [runId], Date.now());
+    const canceled = await cancelRuns(tx, tableId, [runId], clock());
     if (canceled.length === 0) throw errors.conflict(`Run ${runId} already finished (${run.status}).`);
   });
   return getRun(db, tableId, runId);
@@ -206,8 +212,9 @@ export async function cancelRun(db: Database, tableId: string, runId: string): P
 export async function cancelAllRuns(
   db: Database,
   tableId: string,
+  clock: Clock,
 ): Promise<{ canceled: number; runs: Run[] }> {
-  const ids = await db.transaction((tx) => cancelRuns(tx, tableId, null, Date.now()));
+  const ids = await db.transaction((tx) => cancelRuns(tx, tableId, null, clock()));
   const set = new Set(ids);
   const runs = (await listTableRuns(db, tableId)).filter((r) => set.has(r.id));
   return { canceled: ids.length, runs };
@@ -217,7 +224,8 @@ export async function cancelAllRuns(
 export async function startColumnRun(
   db: Database,
   input: { workspaceId: string; tableId: string; columnId: string; triggeredBy: string },
+  clock: Clock,
 ): Promise<StartedRun> {
   if (!(await findColumn(db, input.tableId, input.columnId))) throw errors.notFound('Column');
-  return startRun(db, { ...input, columnIds: [input.columnId] });
+  return startRun(db, { ...input, columnIds: [input.columnId] }, clock);
 }

@@ -27,7 +27,7 @@ export function mintShare(
   baseUrl: string,
   id: string,
   lifetimeSeconds: number,
-  now = Date.now(),
+  now: number,
 ): Share {
   const exp = Math.floor(now / 1000) + clampLifetime(lifetimeSeconds);
   const token = `v1.${exp}.${sign(secret, id, exp)}`;
@@ -43,7 +43,7 @@ export type Verdict =
   | { ok: false; reason: 'invalid' | 'expired'; expSeconds?: number };
 
 /** Signature first (constant time), then expiry, so a forged token never learns about time. */
-export function verifyShare(secret: string, id: string, token: string, now = Date.now()): Verdict {
+export function verifyShare(secret: string, id: string, token: string, now: number): Verdict {
   const m = /^v1\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!m) return { ok: false, reason: 'invalid' };
   const exp = Number(m[1]);

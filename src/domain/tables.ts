@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { bumpActiveColumnVersions } from '../infra/repos/columns.ts';
@@ -49,8 +50,8 @@ export async function createTable(
   db: Database,
   workspaceId: string,
   input: TableInput & { name: string },
+  now: number,
 ): Promise<Table> {
-  const now = Date.now();
   const row: TableRow = {
     id: newId('rev'),
     workspace_id: workspaceId,
@@ -81,6 +82,7 @@ export async function patchTable(
   workspaceId: string,
   tableId: string,
   patch: TableInput,
+  clock: Clock,
 ): Promise<Table> {
   return db.transaction(async (tx) => {
     const t = await lockLiveTable(tx, workspaceId, tableId);
@@ -90,7 +92,7 @@ export async function patchTable(
     if (patch.color !== undefined && patch.color !== t.color) changed.color = patch.color;
     if (patch.locale !== undefined && patch.locale !== t.locale) changed.locale = patch.locale;
     if (Object.keys(changed).length === 0) return toTable(t);
-    const now = Date.now();
+    const now = clock();
     await updateTable(tx, tableId, changed, now);
     // The locale governs generated prose: every active column's answers go stale (3.2).
     if (changed.locale !== undefined) await bumpActiveColumnVersions(tx, tableId, now);
@@ -99,12 +101,17 @@ export async function patchTable(
 }
 
 /** Archiving is idempotent: a second DELETE returns the first archivedAt. */
-export async function archiveTable(db: Database, workspaceId: string, tableId: string): Promise<Table> {
+export async function archiveTable(
+  db: Database,
+  workspaceId: string,
+  tableId: string,
+  clock: Clock,
+): Promise<Table> {
   return db.transaction(async (tx) => {
     const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
     if (!t) throw errors.notFound('Table');
     if (t.archived_at !== null) return toTable(t);
-    const now = Date.now();
+    const now = clock();
     await updateTable(tx, tableId, { archived_at: now }, now);
     return toTable({ ...t, archived_at: now, updated_at: now });
   });

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
 import {
@@ -47,6 +48,7 @@ export async function startUploadSession(
   db: Database,
   workspaceId: string,
   f: StartFields,
+  clock: Clock,
 ): Promise<{ key: string }> {
   const fileName = (f.fileName ?? '').trim();
   if (!fileName) throw errors.badRequest('fileName is required.');
@@ -69,7 +71,7 @@ export async function startUploadSession(
   }
   const expiryInDays = parseExpiry(f.expiryInDays);
   const pre = await uploadPreflight(db, workspaceId, 'url');
-  const now = Date.now();
+  const now = clock();
   // Checked now against the plan so a bad value fails before any byte is sent.
   expiryAt(pre.tier, expiryInDays, now);
 
@@ -236,24 +238,26 @@ export interface SessionDeps {
   db: Database;
   blobs: BlobStore;
   idleMs: number;
+  /** Activity, idle expiry and chunk removal are timed by this clock. */
+  clock: Clock;
 }
 
 /** Abort: the session is closed for good and its chunks deleted (4.8). */
 export async function abortUploadSession(deps: SessionDeps, workspaceId: string, key: string | undefined) {
-  const now = Date.now();
+  const now = deps.clock();
   const s = await liveSession(deps.db, workspaceId, key, deps.idleMs, now);
   if (!(await transitionUploadSession(deps.db, s.id, 'open', 'aborted', now - deps.idleMs, now))) {
     // Another request ended, aborted or expired it in between: report what it is now.
-    await liveSession(deps.db, workspaceId, key, deps.idleMs, Date.now());
+    await liveSession(deps.db, workspaceId, key, deps.idleMs, deps.clock());
     throw errors.badRequest('This upload session changed meanwhile; try again.');
   }
   await removeChunks(deps, s.id);
 }
 
 /** Deletes a finished session's chunks; when this fails the sweep tries again later. */
-export async function removeChunks(deps: Pick<SessionDeps, 'db' | 'blobs'>, sessionId: string) {
+export async function removeChunks(deps: Pick<SessionDeps, 'db' | 'blobs' | 'clock'>, sessionId: string) {
   await deps.blobs.deletePrefix(sessionFolder(sessionId));
-  await markChunksDeleted(deps.db, sessionId, Date.now());
+  await markChunksDeleted(deps.db, sessionId, deps.clock());
 }
 
 /**
@@ -262,15 +266,15 @@ export async function removeChunks(deps: Pick<SessionDeps, 'db' | 'blobs'>, sess
  * plus a bumped timestamp), so any number of workers may sweep at once.
  */
 export async function sweepUploadSessions(
-  deps: Pick<SessionDeps, 'db' | 'blobs'>,
+  deps: Pick<SessionDeps, 'db' | 'blobs' | 'clock'>,
   idleMs: number,
-  now = Date.now(),
+  now = deps.clock(),
 ): Promise<number> {
   const BATCH = 100;
   let total = 0;
   let failure: unknown = null;
   for (;;) {
-    const ids = await claimSessionsToSweep(deps.db, now - idleMs, Date.now(), BATCH);
+    const ids = await claimSessionsToSweep(deps.db, now - idleMs, deps.clock(), BATCH);
     for (const id of ids) {
       try {
         await removeChunks(deps, id);

@@ -72,8 +72,8 @@ export async function registerFile(
   tx: Queryable,
   f: NewFile,
   job: { type: JobRow['type']; apiVersion: JobRow['api_version']; status: 'NOT_STARTED' | 'IN_PROGRESS' },
+  now: number,
 ): Promise<JobRow> {
-  const now = Date.now();
   await insertFile(tx, {
     id: f.id,
     workspace_id: f.workspaceId,

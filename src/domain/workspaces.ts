@@ -1,3 +1,4 @@
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import {
@@ -25,7 +26,7 @@ export interface Workspace {
   updatedAt: number;
 }
 
-export function toWorkspace(w: WorkspaceRow, now = Date.now()): Workspace {
+export function toWorkspace(w: WorkspaceRow, now: number): Workspace {
   return {
     id: w.id,
     name: w.name,
@@ -49,8 +50,8 @@ export async function createWorkspace(
   db: Database,
   input: NewWorkspace,
   actorId: string | null,
+  now: number,
 ): Promise<Workspace> {
-  const now = Date.now();
   const row: WorkspaceRow = {
     id: newId('wks'),
     name: input.name,
@@ -73,21 +74,22 @@ export async function createWorkspace(
   });
 }
 
-export async function getWorkspace(db: Database, id: string): Promise<Workspace> {
+export async function getWorkspace(db: Database, id: string, now: number): Promise<Workspace> {
   const w = await findWorkspace(db, id);
   if (!w) throw errors.notFound('Workspace');
-  return toWorkspace(w);
+  return toWorkspace(w, now);
 }
 
 export async function patchWorkspace(
   db: Database,
   id: string,
   patch: { name?: string; tier?: Tier; spendCap?: number | null },
+  clock: Clock,
 ): Promise<Workspace> {
   return db.transaction(async (tx) => {
     const w = await findWorkspace(tx, id, { forUpdate: true });
     if (!w) throw errors.notFound('Workspace');
-    const now = Date.now();
+    const now = clock();
     await updateWorkspace(tx, id, { name: patch.name, tier: patch.tier, spend_cap: patch.spendCap }, now);
     return toWorkspace((await findWorkspace(tx, id))!, now);
   });
@@ -99,15 +101,15 @@ export async function grantCredits(
   id: string,
   amount: number,
   actorId: string | null,
+  clock: Clock,
 ): Promise<Workspace> {
   return db.transaction(async (tx) => {
-    const after = await changeBalance(tx, {
-      workspaceId: id,
-      amount,
-      reason: 'grant',
-      actorId,
-      clampAtZero: true,
-    });
-    return toWorkspace(after);
+    const now = clock();
+    const after = await changeBalance(
+      tx,
+      { workspaceId: id, amount, reason: 'grant', actorId, clampAtZero: true },
+      now,
+    );
+    return toWorkspace(after, now);
   });
 }

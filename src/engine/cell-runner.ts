@@ -11,6 +11,7 @@ import {
   settleStrayRuns,
 } from '../domain/cell-work.ts';
 import type { OutputType } from '../domain/columns.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
 import { Waker } from '../infra/waker.ts';
@@ -26,6 +27,8 @@ export interface CellRunnerOptions {
   pollMs: number;
   maxAttempts: number;
   log: Logger;
+  /** Holds, leases, cell and run timestamps, and the month a charge counts against read this clock. */
+  clock: Clock;
 }
 
 /**
@@ -39,7 +42,8 @@ export class CellRunner {
   private readonly stopController = new AbortController();
   private readonly loops = new Set<Promise<void>>();
   private stopping = false;
-  private lastSweep = 0;
+  /** performance.now() of the last stray-run sweep: a pacing interval, not a time any rule reads. */
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   private readonly db: Database;
   private readonly engine: AnswerEngine;
@@ -77,9 +81,9 @@ export class CellRunner {
       let worked = false;
       try {
         worked = await this.runBatch();
-        if (Date.now() - this.lastSweep > this.opts.pollMs * 20) {
-          this.lastSweep = Date.now();
-          await settleStrayRuns(this.db);
+        if (performance.now() - this.lastSweep > this.opts.pollMs * 20) {
+          this.lastSweep = performance.now();
+          await settleStrayRuns(this.db, this.opts.clock());
         }
       } catch (err) {
         if (!this.stopping) this.opts.log.error({ err }, 'answering cells failed');
@@ -91,19 +95,23 @@ export class CellRunner {
   /** False when there was nothing to claim. */
   private async runBatch(): Promise<boolean> {
     const claimId = `${this.workerId}:${randomBase62(8)}`;
-    const { jobs, claimed } = await claimCellJobs(this.db, {
-      claimId,
-      limit: this.opts.batch,
-      leaseMs: this.opts.leaseMs,
-      maxAttempts: this.opts.maxAttempts,
-    });
+    const { jobs, claimed } = await claimCellJobs(
+      this.db,
+      {
+        claimId,
+        limit: this.opts.batch,
+        leaseMs: this.opts.leaseMs,
+        maxAttempts: this.opts.maxAttempts,
+      },
+      this.opts.clock,
+    );
     if (jobs.length === 0) return claimed > 0;
 
     const lease = new AbortController();
     const signal = AbortSignal.any([lease.signal, this.stopController.signal]);
     const heartbeat = setInterval(
       () => {
-        renewCellLeases(this.db, claimId, this.opts.leaseMs)
+        renewCellLeases(this.db, claimId, this.opts.leaseMs, this.opts.clock())
           .then((held) => held === 0 && lease.abort(new Error('lease lost')))
           .catch(() => {});
       },
@@ -114,7 +122,7 @@ export class CellRunner {
       // All cells of the batch at once: the engine threads (or the model server) do the work.
       const answered = await Promise.all(jobs.map((job) => this.answer(job, pages, signal)));
       const outcomes = answered.filter((o): o is CellOutcome => o !== null);
-      await finishCellJobs(this.db, claimId, outcomes);
+      await finishCellJobs(this.db, claimId, outcomes, this.opts.clock);
       if (this.stopController.signal.aborted) {
         // Stopping: cells interrupted mid-answer go back to the queue; finished ones were charged above.
         const done = new Set(outcomes.map((o) => o.job.cellId));
@@ -122,6 +130,7 @@ export class CellRunner {
           this.db,
           claimId,
           jobs.filter((j) => !done.has(j.cellId)).map((j) => j.cellId),
+          this.opts.clock(),
         );
       }
     } finally {

@@ -8,6 +8,7 @@ import type {
 } from 'fastify';
 import type { Principal } from '../domain/api-keys.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Config } from '../infra/config.ts';
 import type { Database } from '../infra/db/database.ts';
 
@@ -19,8 +20,8 @@ export interface AppContext {
   readonly blobs: BlobStore;
   /** Tells an in-process worker that new work was queued (other processes poll). */
   readonly notifyWork: () => void;
-  /** The clock time-based API rules read (epoch ms); tests move it. Absent means Date.now. */
-  readonly now?: () => number;
+  /** The clock every time-based rule reads (epoch ms): `systemClock` in production; tests move it. */
+  readonly now: Clock;
 }
 
 export type App = FastifyInstance<

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { systemClock } from './clock.ts';
 
 export class DataDirLockedError extends Error {}
 
@@ -35,7 +36,7 @@ function readLock(file: string): LockInfo | null {
 export function lockDataDir(dataDir: string): () => void {
   mkdirSync(dataDir, { recursive: true });
   const file = path.join(dataDir, 'folio.lock');
-  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: Date.now() };
+  const mine: LockInfo = { pid: process.pid, host: os.hostname(), startedAt: systemClock() };
 
   for (let attempt = 0; attempt < 3; attempt++) {
     try {

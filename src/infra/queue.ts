@@ -17,17 +17,18 @@ export interface Task {
   created_at: number;
 }
 
-/** Call inside the transaction that creates the state the task works on. */
+/** Call inside the transaction that creates the state the task works on; `now` is the clock's time. */
 export async function enqueue(
   q: Queryable,
   kind: string,
   refId: string,
-  runAfter = Date.now(),
+  now: number,
+  runAfter = now,
 ): Promise<string> {
   const id = newId('task');
   await q.query(
     'INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $3, $4, 0, $5)',
-    [id, kind, refId, runAfter, Date.now()],
+    [id, kind, refId, runAfter, now],
   );
   return id;
 }
@@ -38,7 +39,7 @@ export async function claimTask(
   workerId: string,
   kinds: readonly string[],
   leaseMs: number,
-  now = Date.now(),
+  now: number,
 ): Promise<Task | null> {
   const rows = await q.query<Task>(
     `UPDATE tasks SET locked_by = $1, lease_until = $2, attempts = attempts + 1
@@ -60,10 +61,11 @@ export async function extendLease(
   id: string,
   workerId: string,
   leaseMs: number,
+  now: number,
 ): Promise<boolean> {
   const rows = await q.query(
     'UPDATE tasks SET lease_until = $3 WHERE id = $1 AND locked_by = $2 RETURNING id',
-    [id, workerId, Date.now() + leaseMs],
+    [id, workerId, now + leaseMs],
   );
   return rows.length === 1;
 }
@@ -78,10 +80,11 @@ export async function retryTask(
   workerId: string,
   delayMs: number,
   error: string,
+  now: number,
 ): Promise<void> {
   await q.query(
     `UPDATE tasks SET locked_by = NULL, lease_until = NULL, run_after = $3, last_error = $4
       WHERE id = $1 AND locked_by = $2`,
-    [id, workerId, Date.now() + delayMs, error.slice(0, 2000)],
+    [id, workerId, now + delayMs, error.slice(0, 2000)],
   );
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
 import { getOrInsertSetting } from './repos/instance-settings.ts';
@@ -12,7 +13,7 @@ import { getOrInsertSetting } from './repos/instance-settings.ts';
 export async function resolveShareSecret(config: Config, db: Database): Promise<string> {
   if (config.shareSecret) return config.shareSecret;
   const candidate = randomBytes(32).toString('base64url');
-  if (db.kind === 'postgres') return getOrInsertSetting(db, 'share_secret', candidate);
+  if (db.kind === 'postgres') return getOrInsertSetting(db, 'share_secret', candidate, systemClock());
   const file = path.join(config.dataDir, 'share-secret');
   mkdirSync(config.dataDir, { recursive: true });
   try {

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 /** Both pino's Logger and Fastify's logger fit. */
 type Logger = FastifyBaseLogger;
 
+import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import { randomBase62 } from './ids.ts';
 import { claimTask, completeTask, extendLease, retryTask, type Task } from './queue.ts';
@@ -28,6 +29,8 @@ export interface RunnerOptions {
   leaseMs: number;
   pollMs: number;
   log: Logger;
+  /** Lease ends and retry times are written in this clock's time (the one every worker reads). */
+  clock: Clock;
 }
 
 /**
@@ -75,7 +78,7 @@ export class WorkerRunner {
     while (!this.stopping) {
       let task: Task | null = null;
       try {
-        task = await claimTask(this.db, this.workerId, kinds, this.opts.leaseMs);
+        task = await claimTask(this.db, this.workerId, kinds, this.opts.leaseMs, this.opts.clock());
       } catch (err) {
         if (!this.stopping) this.opts.log.error({ err }, 'claiming a task failed');
       }
@@ -91,7 +94,7 @@ export class WorkerRunner {
     const signal = AbortSignal.any([lease.signal, this.stopController.signal]);
     const heartbeat = setInterval(
       () => {
-        extendLease(this.db, task.id, this.workerId, this.opts.leaseMs)
+        extendLease(this.db, task.id, this.workerId, this.opts.leaseMs, this.opts.clock())
           .then((held) => {
             if (!held) lease.abort(new Error('lease lost'));
           })
@@ -112,9 +115,14 @@ export class WorkerRunner {
         await completeTask(this.db, task.id, this.workerId).catch(() => {});
       } else {
         log.warn({ err: error }, 'task failed; will retry');
-        await retryTask(this.db, task.id, this.workerId, 1000 * 2 ** task.attempts, error.message).catch(
-          () => {},
-        );
+        await retryTask(
+          this.db,
+          task.id,
+          this.workerId,
+          1000 * 2 ** task.attempts,
+          error.message,
+          this.opts.clock(),
+        ).catch(() => {});
       }
     } finally {
       clearInterval(heartbeat);

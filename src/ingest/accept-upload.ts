@@ -5,6 +5,7 @@ import { errors } from '../domain/errors.ts';
 import { formatMb } from '../domain/tiers.ts';
 import { registerFile, resolveExpiry, uploadPreflight } from '../domain/uploads.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
 import type { JobRow } from '../infra/repos/jobs.ts';
@@ -17,6 +18,7 @@ export interface UploadDeps {
   db: Database;
   blobs: BlobStore;
   dataDir: string;
+  clock: Clock;
 }
 
 /** Room for multipart boundaries and small fields on top of the file itself. */
@@ -75,7 +77,7 @@ export async function acceptUpload(
     }
     if (file && url) throw errors.badRequest('Send either `file` or `url`, not both.');
     if (!file && !url) throw errors.badRequest('Send a `file` or a `url` field.');
-    const expiresAt = resolveExpiry(pre.tier, expiresInDays, Date.now());
+    const expiresAt = resolveExpiry(pre.tier, expiresInDays, deps.clock());
     const id = newId('ds');
 
     if (url) {
@@ -96,6 +98,7 @@ export async function acceptUpload(
             expiresAt,
           },
           job,
+          deps.clock(),
         ),
       );
     }
@@ -123,6 +126,7 @@ export async function acceptUpload(
             expiresAt,
           },
           job,
+          deps.clock(),
         ),
       );
     } catch (err) {

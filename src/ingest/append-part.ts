@@ -106,7 +106,7 @@ async function roomFor(
   workspaceId: string,
   fields: { key?: string; partNumber?: string },
 ): Promise<Room> {
-  const now = Date.now();
+  const now = deps.clock();
   const session = await liveSession(deps.db, workspaceId, fields.key, deps.idleMs, now);
   const partNumber = parsePartNumber(fields.partNumber);
   const w = await findWorkspace(deps.db, workspaceId);
@@ -163,7 +163,7 @@ async function commitPart(
 ): Promise<{ etag: string; partNumber: number }> {
   const partNumber = parsePartNumber(fields.partNumber);
   const replaced = await deps.db.transaction(async (tx) => {
-    const now = Date.now();
+    const now = deps.clock();
     // Row lock: appends to one session commit one at a time, so the running total is exact.
     const session = await liveSession(tx, workspaceId, fields.key, deps.idleMs, now, { forUpdate: true });
     const w = await findWorkspace(tx, workspaceId);

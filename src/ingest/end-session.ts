@@ -41,14 +41,14 @@ export async function endUploadSession(
   fields: { key?: string; parts?: string },
 ): Promise<JobRow> {
   const listed = parsePartList(fields.parts);
-  const now = Date.now();
+  const now = deps.clock();
   const session = await liveSession(deps.db, workspaceId, fields.key, deps.idleMs, now);
   // Balance (402) and the plan's ceiling; a session, like a url, is not bound by the 100 MB request cap.
   const pre = await uploadPreflight(deps.db, workspaceId, 'url');
   const expiresAt = expiryAt(pre.tier, session.expiry_in_days ?? undefined, now);
   // One request at a time may end a session: appends and aborts are refused from here on.
   if (!(await transitionUploadSession(deps.db, session.id, 'open', 'ending', now - deps.idleMs, now))) {
-    await liveSession(deps.db, workspaceId, fields.key, deps.idleMs, Date.now());
+    await liveSession(deps.db, workspaceId, fields.key, deps.idleMs, deps.clock());
     throw errors.badRequest('This upload session changed meanwhile; try again.');
   }
   let job: JobRow | null = null;
@@ -59,7 +59,7 @@ export async function endUploadSession(
     return job;
   } finally {
     if (job) await removeChunks(deps, session.id).catch(() => {});
-    else await transitionUploadSession(deps.db, session.id, 'ending', 'open', 0, Date.now());
+    else await transitionUploadSession(deps.db, session.id, 'ending', 'open', 0, deps.clock());
   }
 }
 
@@ -82,10 +82,9 @@ async function assembleAndRegister(
     await deps.blobs.putFile(key, tmp, { contentType: detected.mime });
     uploaded = true;
     return await deps.db.transaction(async (tx) => {
+      const now = deps.clock();
       // Fails when the sweep expired the session meanwhile: then nothing is registered.
-      if (
-        !(await transitionUploadSession(tx, session.id, 'ending', 'ended', 0, Date.now(), { fileId: id }))
-      ) {
+      if (!(await transitionUploadSession(tx, session.id, 'ending', 'ended', 0, now, { fileId: id }))) {
         throw errors.badRequest('This upload session expired while it was being ended; start a new session.');
       }
       await tx.query('DELETE FROM upload_session_parts WHERE session_id = $1', [session.id]);
@@ -104,6 +103,7 @@ async function assembleAndRegister(
           expiresAt,
         },
         { type: session.job_type, apiVersion: 'v1', status: 'IN_PROGRESS' },
+        now,
       );
     });
   } catch (err) {

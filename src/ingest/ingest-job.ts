@@ -3,6 +3,7 @@ import path from 'node:path';
 import { runStandingTables } from '../domain/standing.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { findFileById, updateFile } from '../infra/repos/files.ts';
 import { donePages } from '../infra/repos/items.ts';
@@ -31,6 +32,8 @@ export interface IngestDeps {
   notifyWork?: () => void;
   /** Set: vectorize jobs also store page vectors (D6); unset, vectorize is extract. */
   embeddings?: EmbeddingsClient | null;
+  /** Job, file, page, charge and run times, and the month a page's charge counts against. */
+  clock: Clock;
 }
 
 /** Pages stored per transaction. */
@@ -60,7 +63,7 @@ export function ingestHandler(deps: IngestDeps): TaskHandler {
  * success); null leaves the file alone: a job that only added vectors to a ready file.
  */
 async function finish(
-  deps: Pick<IngestDeps, 'db' | 'notifyWork'>,
+  deps: Pick<IngestDeps, 'db' | 'notifyWork' | 'clock'>,
   jobId: string,
   status: 'SUCCESS' | 'ERROR',
   statusText: string | null,
@@ -69,7 +72,7 @@ async function finish(
   const auto = await deps.db.transaction(async (tx) => {
     const job = await findJob(tx, jobId, { forUpdate: true });
     if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return null;
-    const now = Date.now();
+    const now = deps.clock();
     await updateJob(tx, jobId, { status, status_text: statusText, finished_at: now }, now);
     if (fileReady === null) return null;
     const file = await findFileById(tx, job.file_id, { forUpdate: true });
@@ -81,7 +84,7 @@ async function finish(
     return fileReady && file.deleted_at === null ? runStandingTables(tx, file, now) : null;
   });
   if (!auto) return;
-  await settleRuns(deps.db, auto.superseded, Date.now());
+  await settleRuns(deps.db, auto.superseded, deps.clock());
   if (auto.started.length > 0) deps.notifyWork?.();
 }
 
@@ -95,7 +98,8 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
   }
   const workspace = await findWorkspace(deps.db, job.workspace_id);
   if (!workspace) return;
-  await updateJob(deps.db, jobId, { status: 'IN_PROGRESS', started_at: job.started_at ?? Date.now() });
+  const now = deps.clock();
+  await updateJob(deps.db, jobId, { status: 'IN_PROGRESS', started_at: job.started_at ?? now }, now);
   // A vectorize job on a file already read (POST /v1/datasets/:id/vectorize) only adds vectors.
   if (job.type === 'vectorize' && file.state === 'ready') {
     await finishSearchIndex(deps, jobId, job.type, file.id, ctx.signal, false);
@@ -197,7 +201,7 @@ async function finishSearchIndex(
 ): Promise<void> {
   // Word counts for search weights, and look hashes; if either fails, search does it later.
   await countFileLexemes(deps.db, fileId).catch(() => false);
-  await hashMissingPages(deps, [fileId]).catch(() => 0);
+  await hashMissingPages(deps, [fileId], deps.clock()).catch(() => 0);
   if (type === 'vectorize' && deps.embeddings) {
     try {
       await vectorizeFile({ ...deps, embeddings: deps.embeddings }, fileId, signal);

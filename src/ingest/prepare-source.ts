@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { type FileRow, updateFile } from '../infra/repos/files.ts';
 import type { Tier } from '../infra/repos/workspaces.ts';
@@ -21,6 +22,7 @@ interface Deps {
   blobs: BlobStore;
   pool: PagePool;
   officeTimeoutMs: number;
+  clock: Clock;
 }
 
 const IMAGE_MIME = new Set(['image/jpeg', 'image/png', 'image/webp']);
@@ -108,15 +110,20 @@ async function download(
   if ('refused' in detected) throw new UserFacingError(detected.refused);
   await deps.blobs.putFile(originalKey(file.id), dest, { contentType: detected.mime });
   const name = fetched.fileName ?? file.file_name;
-  await updateFile(deps.db, file.id, {
-    type: IMAGE_MIME.has(detected.mime) ? 'image' : 'doc',
-    file_name: name,
-    file_ext: detected.ext,
-    mime_type: detected.mime,
-    file_size: fetched.size,
-    sha256: fetched.sha256,
-    // The address may carry credentials; it is not needed once the bytes are ours.
-    source_url: null,
-  });
+  await updateFile(
+    deps.db,
+    file.id,
+    {
+      type: IMAGE_MIME.has(detected.mime) ? 'image' : 'doc',
+      file_name: name,
+      file_ext: detected.ext,
+      mime_type: detected.mime,
+      file_size: fetched.size,
+      sha256: fetched.sha256,
+      // The address may carry credentials; it is not needed once the bytes are ours.
+      source_url: null,
+    },
+    deps.clock(),
+  );
   return detected.mime;
 }

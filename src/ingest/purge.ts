@@ -1,5 +1,6 @@
 import { PURGE_TASK } from '../domain/files.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { enqueue } from '../infra/queue.ts';
 import { claimExpiredFiles, findFileById, hardDeleteFile } from '../infra/repos/files.ts';
@@ -10,13 +11,13 @@ import { fileFolder } from './keys.ts';
  * Removes a deleted or expired file for good: bytes first, then the rows (pages, items and
  * text go with the file). The row is re-checked so a purge never touches a live file.
  */
-export function purgeHandler(deps: { db: Database; blobs: BlobStore }): TaskHandler {
+export function purgeHandler(deps: { db: Database; blobs: BlobStore; clock: Clock }): TaskHandler {
   return {
     maxAttempts: 10,
     async run(fileId) {
       const file = await findFileById(deps.db, fileId);
       if (!file) return;
-      const gone = file.deleted_at !== null || (file.expires_at !== null && file.expires_at <= Date.now());
+      const gone = file.deleted_at !== null || (file.expires_at !== null && file.expires_at <= deps.clock());
       if (!gone) return;
       await deps.blobs.deletePrefix(fileFolder(fileId));
       await hardDeleteFile(deps.db, fileId);
@@ -25,16 +26,17 @@ export function purgeHandler(deps: { db: Database; blobs: BlobStore }): TaskHand
 }
 
 /**
- * Marks expired files deleted and queues their purge, `batch` files per transaction, so a
- * large backlog never holds one long transaction. Safe to run from many processes at once:
- * each file is claimed by exactly one sweep (rows locked by another are skipped).
+ * Marks expired files deleted (as of `now`, the clock's time) and queues their purge, `batch`
+ * files per transaction, so a large backlog never holds one long transaction. Safe to run
+ * from many processes at once: each file is claimed by exactly one sweep (rows locked by
+ * another are skipped).
  */
-export async function sweepExpired(db: Database, now = Date.now(), batch = 500): Promise<number> {
+export async function sweepExpired(db: Database, now: number, batch = 500): Promise<number> {
   let total = 0;
   for (;;) {
     const claimed = await db.transaction(async (tx) => {
       const ids = await claimExpiredFiles(tx, now, batch);
-      for (const id of ids) await enqueue(tx, PURGE_TASK, id);
+      for (const id of ids) await enqueue(tx, PURGE_TASK, id, now);
       return ids.length;
     });
     total += claimed;

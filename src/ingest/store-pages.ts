@@ -1,5 +1,6 @@
 import { changeBalance } from '../domain/credits.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { countPageDone, insertItems, insertPage } from '../infra/repos/items.ts';
@@ -25,7 +26,7 @@ const views = (r: StoredPage) => [
  * page the balance cannot pay for; returns how many pages of the batch are now stored.
  */
 export async function storePages(
-  deps: { db: Database; blobs: BlobStore },
+  deps: { db: Database; blobs: BlobStore; clock: Clock },
   job: JobRow,
   fileId: string,
   pages: StoredPage[],
@@ -38,7 +39,7 @@ export async function storePages(
   const stored = await deps.db.transaction(async (tx) => {
     let n = 0;
     for (const r of pages) {
-      const now = Date.now();
+      const now = deps.clock();
       const w = await findWorkspace(tx, job.workspace_id, { forUpdate: true });
       if (!w || w.balance < 1) break;
       const inserted = await insertPage(tx, {

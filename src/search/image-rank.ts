@@ -32,9 +32,10 @@ export async function rankByLook(
   fileIds: readonly string[],
   image: Buffer,
   limit: number,
+  now: number,
 ): Promise<RankedPage[]> {
   if (fileIds.length === 0) return [];
-  await hashMissingPages(deps, fileIds);
+  await hashMissingPages(deps, fileIds, now);
   const bits = await dHash(image);
   const rows = await nearestHashes(deps.db, fileIds, bits, MAX_HASH_DISTANCE, limit);
   return rows.map((r) => ({ fileId: r.file_id, page: r.page, score: 1 - r.distance / 256 }));
@@ -47,6 +48,7 @@ export async function rankByLook(
 export async function hashMissingPages(
   deps: { db: Database; blobs: BlobStore },
   fileIds: readonly string[],
+  now: number,
 ): Promise<number> {
   const todo = await pagesWithoutHash(deps.db, fileIds);
   const BATCH = 16;
@@ -68,7 +70,7 @@ export async function hashMissingPages(
     await insertPageHashes(
       deps.db,
       hashed.filter((h) => h !== null),
-      Date.now(),
+      now,
     );
   }
   return todo.length;

@@ -40,7 +40,7 @@ export async function searchPages(
   deps: SearchDeps,
   caller: SearchCaller,
   query: SearchQuery,
-  now = Date.now(),
+  now: number,
 ): Promise<{ item: FileItemRow; score: number }[]> {
   const meter = {
     workspaceId: caller.workspaceId,
@@ -88,7 +88,7 @@ async function rank(
       // D6: without an image-capable provider, the picture's words and its look.
       const words = await imageText(image);
       if (words.trim()) texts = [...texts, words];
-      rankings.push(await rankByLook(deps, fileIds, image, CANDIDATES));
+      rankings.push(await rankByLook(deps, fileIds, image, CANDIDATES, now));
     }
   }
   for (const text of texts) {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
+import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { insertPageVectors, type PageVector, pagesWithoutVector } from '../infra/repos/page-vectors.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
@@ -16,7 +17,7 @@ const MAX_TEXT_CHARS = 8000;
  * adds only what is missing and never re-reads or re-charges pages. Returns vectors added.
  */
 export async function vectorizeFile(
-  deps: { db: Database; blobs: BlobStore; embeddings: EmbeddingsClient },
+  deps: { db: Database; blobs: BlobStore; embeddings: EmbeddingsClient; clock: Clock },
   fileId: string,
   signal?: AbortSignal,
 ): Promise<number> {
@@ -36,6 +37,7 @@ export async function vectorizeFile(
     added += await store(
       db,
       batch.map((p, j) => row(fileId, p.page, 'text', embeddings.model, vectors[j])),
+      deps.clock(),
     );
   }
   if (!embeddings.images) return added;
@@ -53,6 +55,7 @@ export async function vectorizeFile(
     added += await store(
       db,
       batch.map((p, j) => row(fileId, p.page, 'image', embeddings.model, vectors[j])),
+      deps.clock(),
     );
   }
   return added;
@@ -72,8 +75,8 @@ const row = (
   vector,
 });
 
-async function store(db: Database, rows: PageVector[]): Promise<number> {
-  await insertPageVectors(db, rows, Date.now());
+async function store(db: Database, rows: PageVector[], now: number): Promise<number> {
+  await insertPageVectors(db, rows, now);
   return rows.length;
 }
 

@@ -1,11 +1,16 @@
 import { buildApp } from '../http/app.ts';
 import type { App } from '../http/context.ts';
+import { type Clock, systemClock } from '../infra/clock.ts';
 import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
 
 /** The HTTP API; with DATABASE_URL any number of these can share one PostgreSQL. */
-export async function serveApi(booted: Booted, notifyWork: () => void = () => {}): Promise<App> {
+export async function serveApi(
+  booted: Booted,
+  notifyWork: () => void = () => {},
+  now: Clock = systemClock,
+): Promise<App> {
   const { config, db, shareSecret, blobs } = booted;
-  const app = await buildApp({ config, db, shareSecret, blobs, notifyWork });
+  const app = await buildApp({ config, db, shareSecret, blobs, notifyWork, now });
   await app.listen({ port: config.port, host: config.host });
   return app;
 }

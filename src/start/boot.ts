@@ -1,6 +1,7 @@
 import { ensureDefaultWorkspace } from '../domain/first-run.ts';
 import { openBlobStore } from '../infra/blob/open.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
+import { systemClock } from '../infra/clock.ts';
 import { type Config, ConfigError, loadConfig } from '../infra/config.ts';
 import { DataDirLockedError, lockDataDir } from '../infra/data-dir-lock.ts';
 import type { Database } from '../infra/db/database.ts';
@@ -29,7 +30,7 @@ export async function boot(env: NodeJS.ProcessEnv = process.env): Promise<Booted
   }
   const shareSecret = await resolveShareSecret(config, db);
   if (!config.databaseUrl) {
-    const first = await ensureDefaultWorkspace(db, config.initialCredits);
+    const first = await ensureDefaultWorkspace(db, config.initialCredits, systemClock());
     if (first) printFirstRun(config, first);
   }
   return {

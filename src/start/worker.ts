@@ -5,6 +5,7 @@ import { INGEST_TASK } from '../domain/jobs.ts';
 import { sweepUploadSessions } from '../domain/upload-sessions.ts';
 import { CellRunner } from '../engine/cell-runner.ts';
 import { openEngine } from '../engine/open.ts';
+import { type Clock, systemClock } from '../infra/clock.ts';
 import { loggerOptions } from '../infra/logger.ts';
 import { findPageImageKey } from '../infra/repos/items.ts';
 import { WorkerRunner } from '../infra/worker-runner.ts';
@@ -20,8 +21,12 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
-/** Claims queued tasks (ingest, purge) and table cells, and sweeps expired files; any number may run. */
-export function runWorker(booted: Booted, log: Logger): RunningWorker {
+/**
+ * Claims queued tasks (ingest, purge) and table cells, and sweeps expired files; any number
+ * may run. `clock` drives every time the worker reads or writes (leases, holds, expiry,
+ * the month a spend counts against); tests pass the API's clock so one clock drives both.
+ */
+export function runWorker(booted: Booted, log: Logger, clock: Clock = systemClock): RunningWorker {
   const { config, db, blobs } = booted;
   const pool = new PagePool(config.ingestThreads);
   const handlers = {
@@ -34,14 +39,16 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
       officeTimeoutMs: config.officeTimeoutMs,
       notifyWork: () => cells.poke(),
       embeddings: config.embeddings ? new EmbeddingsClient(config.embeddings) : null,
+      clock,
     }),
-    [PURGE_TASK]: purgeHandler({ db, blobs }),
+    [PURGE_TASK]: purgeHandler({ db, blobs, clock }),
   };
   const runner = new WorkerRunner(db, handlers, {
     concurrency: config.workerConcurrency,
     leaseMs: config.taskLeaseMs,
     pollMs: 500,
     log: log.child({ component: 'worker' }),
+    clock,
   });
   const engine = openEngine(config, {
     threads: config.engineThreads,
@@ -61,15 +68,16 @@ export function runWorker(booted: Booted, log: Logger): RunningWorker {
     pollMs: 500,
     maxAttempts: 3,
     log: log.child({ component: 'cells' }),
+    clock,
   });
   runner.start();
   cells.start();
   const sweep = () => {
     // Idle upload sessions (4.8) are swept on the same beat as expired files.
-    sweepUploadSessions({ db, blobs }, config.uploadSessionIdleMs).catch((err) =>
+    sweepUploadSessions({ db, blobs, clock }, config.uploadSessionIdleMs).catch((err) =>
       log.error({ err }, 'upload session sweep failed'),
     );
-    return sweepExpired(db)
+    return sweepExpired(db, clock())
       .then((n) => n > 0 && runner.poke())
       .catch((err) => log.error({ err }, 'expiry sweep failed'));
   };

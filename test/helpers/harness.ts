@@ -8,6 +8,7 @@ import { buildApp } from '../../src/http/app.ts';
 import type { App } from '../../src/http/context.ts';
 import { openBlobStore } from '../../src/infra/blob/open.ts';
 import type { BlobStore } from '../../src/infra/blob/store.ts';
+import { type Clock, systemClock } from '../../src/infra/clock.ts';
 import { type Config, loadConfig } from '../../src/infra/config.ts';
 import type { Database } from '../../src/infra/db/database.ts';
 import { type RunningWorker, runWorker } from '../../src/start/worker.ts';
@@ -58,8 +59,8 @@ export async function startHarness(
   options: {
     logger?: NonNullable<Parameters<typeof buildApp>[1]>['logger'];
     worker?: boolean;
-    /** The API's clock, for rules that depend on elapsed time. */
-    now?: () => number;
+    /** The clock of the API and of the worker (when started), for rules that depend on time. */
+    now?: Clock;
   } = {},
 ): Promise<Harness> {
   const tdb = await createTestDatabase();
@@ -77,8 +78,9 @@ export async function startHarness(
   const blobs = await openBlobStore(config.blob);
   const shareSecret = randomBytes(32).toString('hex');
   let worker: RunningWorker | null = null;
+  const now = options.now ?? systemClock;
   const app = await buildApp(
-    { config, db: tdb.db, shareSecret, blobs, notifyWork: () => worker?.poke(), now: options.now },
+    { config, db: tdb.db, shareSecret, blobs, notifyWork: () => worker?.poke(), now },
     { logger: options.logger ?? false },
   );
   await app.listen({ port, host: '127.0.0.1' });
@@ -87,6 +89,7 @@ export async function startHarness(
     worker = runWorker(
       { config, db: tdb.db, shareSecret, blobs, shutdown: async () => {} },
       pino({ level: 'silent' }),
+      now,
     );
   }
 

@@ -1,3 +1,4 @@
+import { systemClock } from '../../infra/clock.ts';
 import { Semaphore } from './semaphore.ts';
 
 /**
@@ -198,7 +199,8 @@ function retryAfter(headers: Headers): number | null {
   if (!v) return null;
   if (/^\d+(\.\d+)?$/.test(v)) return Number(v) * 1000;
   const at = Date.parse(v);
-  return Number.isNaN(at) ? null : Math.max(0, at - Date.now());
+  // The server's date is real time, so it is measured against the system clock, never a test's.
+  return Number.isNaN(at) ? null : Math.max(0, at - systemClock());
 }
 
 /** The `error.message` of an OpenAI-style error body, else the start of the body. */

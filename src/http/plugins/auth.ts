@@ -34,7 +34,7 @@ export function registerAuth(app: App, ctx: AppContext): void {
     if (access === 'admin') return checkAdmin(request, ctx);
 
     const header = request.headers['x-api-key'];
-    const principal = await authenticate(ctx.db, typeof header === 'string' ? header : undefined);
+    const principal = await authenticate(ctx.db, typeof header === 'string' ? header : undefined, ctx.now());
     if (!principal) throw errors.unauthorized();
     request.principal = principal;
     // Fastify logs completion through reply.log, so both carry the key id.

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { systemClock } from '../clock.ts';
 import type { Database } from './database.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -26,7 +27,10 @@ export async function migrate(db: Database): Promise<string[]> {
       if (done.has(file)) continue;
       const sql = await readFile(path.join(MIGRATIONS_DIR, file), 'utf8');
       for (const statement of splitStatements(sql)) await tx.query(statement);
-      await tx.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [file, Date.now()]);
+      await tx.query('INSERT INTO schema_migrations (name, applied_at) VALUES ($1, $2)', [
+        file,
+        systemClock(),
+      ]);
       applied.push(file);
     }
     return applied;

@@ -112,7 +112,7 @@ export async function existingFileIds(
   q: Queryable,
   workspaceId: string,
   ids: string[],
-  now = Date.now(),
+  now: number,
 ): Promise<Set<string>> {
   const rows = await q.query<{ id: string }>(
     `SELECT id FROM files WHERE workspace_id = $1 AND id = ANY($2::text[])

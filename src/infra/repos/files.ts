@@ -52,7 +52,7 @@ export async function findReadableFile(
   q: Queryable,
   workspaceId: string,
   id: string,
-  now = Date.now(),
+  now: number,
   opts: { forUpdate?: boolean } = {},
 ): Promise<FileRow | null> {
   const rows = await q.query<FileRow>(
@@ -78,7 +78,7 @@ export async function findFileById(
 export async function findReadableFileAnyWorkspace(
   q: Queryable,
   id: string,
-  now = Date.now(),
+  now: number,
 ): Promise<FileRow | null> {
   const rows = await q.query<FileRow>(`SELECT * FROM files WHERE id = $1 AND ${readable(2)}`, [id, now]);
   return rows[0] ?? null;
@@ -99,7 +99,7 @@ export async function listReadableFiles(
   q: Queryable,
   workspaceId: string,
   opts: { types: string[] | null; orderBy: string; offset: number; limit: number },
-  now = Date.now(),
+  now: number,
 ): Promise<{ rows: FileRow[]; total: number }> {
   const params: unknown[] = [workspaceId, now];
   let where = `workspace_id = $1 AND ${readable(2)}`;
@@ -114,7 +114,7 @@ export async function updateFile(
   q: Queryable,
   id: string,
   patch: Partial<FileRow>,
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   const { sql, params } = updateByIdSql('files', id, patch, now);
   await q.query(sql, params);
@@ -125,7 +125,7 @@ export async function markFilesDeleted(
   q: Queryable,
   workspaceId: string,
   ids: string[],
-  now = Date.now(),
+  now: number,
 ): Promise<string[]> {
   const rows = await q.query<{ id: string }>(
     `UPDATE files SET deleted_at = $3, updated_at = $3

@@ -70,7 +70,7 @@ export async function updateJob(
   q: Queryable,
   id: string,
   patch: Partial<JobRow>,
-  now = Date.now(),
+  now: number,
 ): Promise<void> {
   const { sql, params } = updateByIdSql('jobs', id, patch, now);
   await q.query(sql, params);

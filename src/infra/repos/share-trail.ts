@@ -6,6 +6,8 @@ export type RedemptionOutcome = 'served' | 'invalid_token' | 'expired_token' | '
 export async function recordRedemption(
   q: Queryable,
   r: {
+    /** When the link was presented (epoch ms). */
+    at: number;
     targetId: string;
     workspaceId: string | null;
     outcome: RedemptionOutcome;
@@ -25,7 +27,7 @@ export async function recordRedemption(
       r.tokenExpiresAt,
       r.remoteAddr,
       r.userAgent?.slice(0, 300) ?? null,
-      Date.now(),
+      r.at,
     ],
   );
 }

@@ -19,6 +19,6 @@ const schema = {
 export function createKeyRoute(app: App, ctx: AppContext): void {
   app.post('/admin/workspaces/:id/keys', { config: adminRoute, schema }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
-    return ok(await createApiKey(ctx.db, request.params.id, request.body));
+    return ok(await createApiKey(ctx.db, request.params.id, request.body, ctx.now()));
   });
 }

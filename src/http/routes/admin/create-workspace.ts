@@ -19,6 +19,6 @@ const schema = {
 
 export function createWorkspaceRoute(app: App, ctx: AppContext): void {
   app.post('/admin/workspaces', { config: adminRoute, schema }, async (request) =>
-    ok(await createWorkspace(ctx.db, request.body, 'admin')),
+    ok(await createWorkspace(ctx.db, request.body, 'admin', ctx.now())),
   );
 }

@@ -14,6 +14,6 @@ const schema = {
 
 export function getWorkspaceRoute(app: App, ctx: AppContext): void {
   app.get('/admin/workspaces/:id', { config: adminRoute, schema }, async (request) =>
-    ok(await getWorkspace(ctx.db, request.params.id)),
+    ok(await getWorkspace(ctx.db, request.params.id, ctx.now())),
   );
 }

@@ -15,6 +15,6 @@ const schema = {
 
 export function grantCreditsRoute(app: App, ctx: AppContext): void {
   app.post('/admin/workspaces/:id/credits', { config: adminRoute, schema }, async (request) =>
-    ok(await grantCredits(ctx.db, request.params.id, request.body.amount, 'admin')),
+    ok(await grantCredits(ctx.db, request.params.id, request.body.amount, 'admin', ctx.now)),
   );
 }

@@ -19,6 +19,6 @@ const schema = {
 
 export function patchWorkspaceRoute(app: App, ctx: AppContext): void {
   app.patch('/admin/workspaces/:id', { config: adminRoute, schema }, async (request) =>
-    ok(await patchWorkspace(ctx.db, request.params.id, request.body)),
+    ok(await patchWorkspace(ctx.db, request.params.id, request.body, ctx.now)),
   );
 }

@@ -14,6 +14,6 @@ const schema = {
 
 export function revokeKeyRoute(app: App, ctx: AppContext): void {
   app.delete('/admin/keys/:keyId', { config: adminRoute, schema }, async (request) =>
-    ok(await revokeKey(ctx.db, request.params.keyId)),
+    ok(await revokeKey(ctx.db, request.params.keyId, ctx.now)),
   );
 }

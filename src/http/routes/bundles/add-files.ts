@@ -24,6 +24,14 @@ export function addBundleFilesRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/bundles/:bundleId/files',
     { config: { access: 'read_write' }, schema },
     async (request) =>
-      ok(await addBundleFiles(ctx.db, request.params.workspaceId, request.params.bundleId, request.body)),
+      ok(
+        await addBundleFiles(
+          ctx.db,
+          request.params.workspaceId,
+          request.params.bundleId,
+          request.body,
+          ctx.now,
+        ),
+      ),
   );
 }

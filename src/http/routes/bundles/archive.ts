@@ -17,6 +17,7 @@ export function archiveBundleRoute(app: App, ctx: AppContext): void {
   app.delete(
     '/v2/workspaces/:workspaceId/bundles/:bundleId',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await archiveBundle(ctx.db, request.params.workspaceId, request.params.bundleId)),
+    async (request) =>
+      ok(await archiveBundle(ctx.db, request.params.workspaceId, request.params.bundleId, ctx.now)),
   );
 }

@@ -19,6 +19,6 @@ export function createBundleRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/bundles',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await createBundle(ctx.db, request.params.workspaceId, request.body)),
+    async (request) => ok(await createBundle(ctx.db, request.params.workspaceId, request.body, ctx.now)),
   );
 }

@@ -25,7 +25,7 @@ export function patchBundleMemberRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read_write' }, schema },
     async (request) => {
       const { workspaceId, bundleId, fileId } = request.params;
-      return ok(await patchBundleMember(ctx.db, workspaceId, bundleId, fileId, request.body));
+      return ok(await patchBundleMember(ctx.db, workspaceId, bundleId, fileId, request.body, ctx.now));
     },
   );
 }

@@ -19,6 +19,8 @@ export function patchBundleRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/bundles/:bundleId',
     { config: { access: 'read_write' }, schema },
     async (request) =>
-      ok(await patchBundle(ctx.db, request.params.workspaceId, request.params.bundleId, request.body)),
+      ok(
+        await patchBundle(ctx.db, request.params.workspaceId, request.params.bundleId, request.body, ctx.now),
+      ),
   );
 }

@@ -19,7 +19,7 @@ export function removeBundleMemberRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read_write' }, schema },
     async (request) => {
       const { workspaceId, bundleId, fileId } = request.params;
-      await removeBundleMember(ctx.db, workspaceId, bundleId, fileId);
+      await removeBundleMember(ctx.db, workspaceId, bundleId, fileId, ctx.now);
       return { success: true, total: 1 };
     },
   );

@@ -18,6 +18,6 @@ const schema = {
 /** interface.md 4.4, 3.2. */
 export function deleteOverrideRoute(app: App, ctx: AppContext): void {
   app.delete(`${cellBase}/override`, { config: { access: 'read_write' }, schema }, async (request) =>
-    ok(await clearOverride(ctx.db, request.params, request.principal!.keyId)),
+    ok(await clearOverride(ctx.db, request.params, request.principal!.keyId, ctx.now)),
   );
 }

@@ -20,7 +20,7 @@ export function archiveColumnRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read_write' }, schema },
     async (request) => {
       const { workspaceId, tableId, columnId } = request.params;
-      return ok(await archiveColumn(ctx.db, workspaceId, tableId, columnId));
+      return ok(await archiveColumn(ctx.db, workspaceId, tableId, columnId, ctx.now));
     },
   );
 }

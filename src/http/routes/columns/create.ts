@@ -21,6 +21,8 @@ export function createColumnRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/tables/:tableId/columns',
     { config: { access: 'read_write' }, schema },
     async (request) =>
-      ok(await createColumn(ctx.db, request.params.workspaceId, request.params.tableId, request.body)),
+      ok(
+        await createColumn(ctx.db, request.params.workspaceId, request.params.tableId, request.body, ctx.now),
+      ),
   );
 }

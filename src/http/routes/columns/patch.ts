@@ -21,7 +21,7 @@ export function patchColumnRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read_write' }, schema },
     async (request) => {
       const { workspaceId, tableId, columnId } = request.params;
-      return ok(await patchColumn(ctx.db, workspaceId, tableId, columnId, request.body));
+      return ok(await patchColumn(ctx.db, workspaceId, tableId, columnId, request.body, ctx.now));
     },
   );
 }

@@ -19,7 +19,11 @@ export function runColumnRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/tables/:tableId/columns/:columnId/run',
     { config: { access: 'read_write' }, schema },
     async (request) => {
-      const out = await startColumnRun(ctx.db, { ...request.params, triggeredBy: request.principal!.keyId });
+      const out = await startColumnRun(
+        ctx.db,
+        { ...request.params, triggeredBy: request.principal!.keyId },
+        ctx.now,
+      );
       if (out.run) ctx.notifyWork();
       return ok(out);
     },

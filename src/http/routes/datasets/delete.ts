@@ -17,7 +17,7 @@ const schema = {
 
 export function deleteDatasetRoute(app: App, ctx: AppContext): void {
   app.delete('/v1/datasets/:id', { config: { access: 'read_write' }, schema }, async (request) => {
-    const now = (ctx.now ?? Date.now)();
+    const now = ctx.now();
     const f = await expireDataset(ctx.db, request.principal!.workspaceId, request.params.id, now);
     return ok(toFileView(f, signer(ctx), SHARE_DEFAULT_SECONDS));
   });

@@ -18,7 +18,7 @@ const schema = {
 
 export function getDatasetRoute(app: App, ctx: AppContext): void {
   app.get('/v1/datasets/:id', { config: { access: 'read' }, schema }, async (request) => {
-    const f = await getFile(ctx.db, request.principal!.workspaceId, request.params.id, DATASET);
+    const f = await getFile(ctx.db, request.principal!.workspaceId, request.params.id, ctx.now(), DATASET);
     return ok(toFileView(f, signer(ctx), clampLifetime(request.query.expiresInSeconds)));
   });
 }

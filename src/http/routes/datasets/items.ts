@@ -34,7 +34,14 @@ const schema = {
 export function datasetItemsRoute(app: App, ctx: AppContext): void {
   app.get('/v1/datasets/:id/items', { config: { access: 'read' }, schema }, async (request) => {
     const q = request.query;
-    const res = await listFileItems(ctx.db, request.principal!.workspaceId, request.params.id, q, DATASET);
+    const res = await listFileItems(
+      ctx.db,
+      request.principal!.workspaceId,
+      request.params.id,
+      q,
+      ctx.now(),
+      DATASET,
+    );
     const life = clampLifetime(q.expiresInSeconds);
     const data = res.rows.map((i) => {
       const { fileId, ...rest } = toItemView(i, signer(ctx), life);

@@ -33,7 +33,7 @@ const schema = {
 
 export function listV1JobsRoute(app: App, ctx: AppContext): void {
   app.get('/v1/jobs', { config: { access: 'read' }, schema }, async (request) => {
-    const now = (ctx.now ?? Date.now)();
+    const now = ctx.now();
     const res = await listJobs(ctx.db, request.principal!.workspaceId, request.query, now);
     return {
       success: true,

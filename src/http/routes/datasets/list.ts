@@ -25,7 +25,7 @@ const schema = {
 export function listDatasetsRoute(app: App, ctx: AppContext): void {
   app.get('/v1/datasets', { config: { access: 'read' }, schema }, async (request) => {
     const q = request.query;
-    const res = await listDatasets(ctx.db, request.principal!.workspaceId, q);
+    const res = await listDatasets(ctx.db, request.principal!.workspaceId, q, ctx.now());
     const life = clampLifetime(q.expiresInSeconds);
     return okPage(res, (f) => toFileView(f, signer(ctx), life));
   });

@@ -23,7 +23,7 @@ export const uploadSchema = (type: JobRow['type'], summary: string) => ({
 /** 4.8: the same upload as v2 files, in the key's workspace, answered with v1 naming. */
 export const acceptV1Upload = (ctx: AppContext, type: JobRow['type']) => async (request: FastifyRequest) => {
   const job = await acceptUpload(
-    { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir },
+    { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir, clock: ctx.now },
     request,
     request.principal!.workspaceId,
     { type, apiVersion: 'v1', status: 'IN_PROGRESS' },

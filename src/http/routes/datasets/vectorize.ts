@@ -18,7 +18,7 @@ const schema = {
 
 export function vectorizeDatasetRoute(app: App, ctx: AppContext): void {
   app.post('/v1/datasets/:id/vectorize', { config: { access: 'read_write' }, schema }, async (request) => {
-    const now = (ctx.now ?? Date.now)();
+    const now = ctx.now();
     const job = await requestVectorize(ctx.db, request.principal!.workspaceId, request.params.id, now);
     ctx.notifyWork();
     return ok(toJobView(job, 'v1'));

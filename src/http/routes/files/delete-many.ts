@@ -19,7 +19,7 @@ export function deleteManyFilesRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/files',
     { config: { access: 'read_write' }, schema },
     async (request) => {
-      const deleted = await deleteFiles(ctx.db, request.params.workspaceId, request.body.fileIds);
+      const deleted = await deleteFiles(ctx.db, request.params.workspaceId, request.body.fileIds, ctx.now);
       ctx.notifyWork();
       return { success: true, total: deleted.length };
     },

@@ -21,10 +21,10 @@ export function deleteFileRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read_write' }, schema },
     async (request) => {
       const { workspaceId, fileId } = request.params;
-      const f = await getFile(ctx.db, workspaceId, fileId);
-      await deleteFiles(ctx.db, workspaceId, [fileId]);
+      const f = await getFile(ctx.db, workspaceId, fileId, ctx.now());
+      await deleteFiles(ctx.db, workspaceId, [fileId], ctx.now);
       ctx.notifyWork();
-      return ok(toFileView({ ...f, deleted_at: Date.now() }, signer(ctx), SHARE_DEFAULT_SECONDS));
+      return ok(toFileView({ ...f, deleted_at: ctx.now() }, signer(ctx), SHARE_DEFAULT_SECONDS));
     },
   );
 }

@@ -21,7 +21,7 @@ export function getFileRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/files/:fileId',
     { config: { access: 'read' }, schema },
     async (request) => {
-      const f = await getFile(ctx.db, request.params.workspaceId, request.params.fileId);
+      const f = await getFile(ctx.db, request.params.workspaceId, request.params.fileId, ctx.now());
       return ok(toFileView(f, signer(ctx), clampLifetime(request.query.expiresInSeconds)));
     },
   );

@@ -26,7 +26,7 @@ export function getItemRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read' }, schema },
     async (request) => {
       const { workspaceId, fileId, fileItemId } = request.params;
-      const item = await getFileItem(ctx.db, workspaceId, fileId, fileItemId);
+      const item = await getFileItem(ctx.db, workspaceId, fileId, fileItemId, ctx.now());
       return ok(toItemView(item, signer(ctx), clampLifetime(request.query.expiresInSeconds)));
     },
   );

@@ -27,7 +27,13 @@ export function listItemsRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read' }, schema },
     async (request) => {
       const q = request.query;
-      const res = await listFileItems(ctx.db, request.params.workspaceId, request.params.fileId, q);
+      const res = await listFileItems(
+        ctx.db,
+        request.params.workspaceId,
+        request.params.fileId,
+        q,
+        ctx.now(),
+      );
       const life = clampLifetime(q.expiresInSeconds);
       return okPage(res, (i) => toItemView(i, signer(ctx), life));
     },

@@ -20,7 +20,7 @@ const schema = {
 export function listFilesRoute(app: App, ctx: AppContext): void {
   app.get('/v2/workspaces/:workspaceId/files', { config: { access: 'read' }, schema }, async (request) => {
     const q = request.query;
-    const res = await listFiles(ctx.db, request.params.workspaceId, q);
+    const res = await listFiles(ctx.db, request.params.workspaceId, q, ctx.now());
     const life = clampLifetime(q.expiresInSeconds);
     return okPage(res, (f) => toFileView(f, signer(ctx), life));
   });

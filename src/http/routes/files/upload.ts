@@ -26,7 +26,7 @@ export function uploadFileRoute(app: App, ctx: AppContext): void {
     { config: { access: 'read_write' }, schema },
     async (request) => {
       const job = await acceptUpload(
-        { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir },
+        { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir, clock: ctx.now },
         request,
         request.params.workspaceId,
         { type: 'extract', apiVersion: 'v2', status: 'NOT_STARTED' },

@@ -25,6 +25,6 @@ export function addRowRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/tables/:tableId/rows',
     { config: { access: 'read_write' }, schema },
     async (request) =>
-      ok(await addRow(ctx.db, request.params.workspaceId, request.params.tableId, request.body)),
+      ok(await addRow(ctx.db, request.params.workspaceId, request.params.tableId, request.body, ctx.now)),
   );
 }

@@ -18,6 +18,7 @@ export function archiveRowRoute(app: App, ctx: AppContext): void {
   app.delete(
     '/v2/workspaces/:workspaceId/tables/:tableId/rows/:rowId',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await archiveTableRow(ctx.db, request.params.tableId, request.params.rowId)),
+    async (request) =>
+      ok(await archiveTableRow(ctx.db, request.params.tableId, request.params.rowId, ctx.now)),
   );
 }

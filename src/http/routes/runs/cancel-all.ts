@@ -18,6 +18,6 @@ export function cancelAllRunsRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables/:tableId/runs/cancel',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await cancelAllRuns(ctx.db, request.params.tableId)),
+    async (request) => ok(await cancelAllRuns(ctx.db, request.params.tableId, ctx.now)),
   );
 }

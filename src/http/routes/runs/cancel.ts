@@ -18,6 +18,6 @@ export function cancelRunRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables/:tableId/runs/:runId/cancel',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await cancelRun(ctx.db, request.params.tableId, request.params.runId)),
+    async (request) => ok(await cancelRun(ctx.db, request.params.tableId, request.params.runId, ctx.now)),
   );
 }

@@ -41,10 +41,16 @@ export function previewRunRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const { workspaceId, tableId } = request.params;
       return ok(
-        await previewRun(ctx.db, workspaceId, tableId, {
-          rowIds: idList('rowIds', request.query.rowIds, MAX_ROW_IDS),
-          columnIds: idList('columnIds', request.query.columnIds, MAX_COLUMN_IDS),
-        }),
+        await previewRun(
+          ctx.db,
+          workspaceId,
+          tableId,
+          {
+            rowIds: idList('rowIds', request.query.rowIds, MAX_ROW_IDS),
+            columnIds: idList('columnIds', request.query.columnIds, MAX_COLUMN_IDS),
+          },
+          ctx.now(),
+        ),
       );
     },
   );

@@ -34,13 +34,17 @@ export function startRunRoute(app: App, ctx: AppContext): void {
     },
     async (request) => {
       const { workspaceId, tableId } = request.params;
-      const out = await startRun(ctx.db, {
-        workspaceId,
-        tableId,
-        triggeredBy: request.principal!.keyId,
-        rowIds: request.body?.rowIds,
-        columnIds: request.body?.columnIds,
-      });
+      const out = await startRun(
+        ctx.db,
+        {
+          workspaceId,
+          tableId,
+          triggeredBy: request.principal!.keyId,
+          rowIds: request.body?.rowIds,
+          columnIds: request.body?.columnIds,
+        },
+        ctx.now,
+      );
       if (out.run) ctx.notifyWork();
       return ok(out);
     },

@@ -74,7 +74,7 @@ export function searchRoute(app: App, ctx: AppContext, embeddings: EmbeddingsCli
           idempotencyKey: request.headers['idempotency-key'] ?? null,
         },
         parseSearchBody(request.body),
-        ctx.now?.() ?? Date.now(),
+        ctx.now(),
       );
       const life = clampLifetime(SHARE_DEFAULT_SECONDS);
       return ok(

@@ -39,10 +39,16 @@ export function mintShareRoute(app: App, ctx: AppContext): void {
       const fileId = fileItemId.startsWith('dsx_')
         ? (await findItemById(ctx.db, fileItemId))?.file_id
         : fileItemId;
-      if (!fileId || !(await findReadableFile(ctx.db, workspaceId, fileId)))
+      if (!fileId || !(await findReadableFile(ctx.db, workspaceId, fileId, ctx.now())))
         throw errors.notFound('File item');
       return ok(
-        mintShare(ctx.shareSecret, ctx.config.publicUrl, fileItemId, clampLifetime(request.body.expiresIn)),
+        mintShare(
+          ctx.shareSecret,
+          ctx.config.publicUrl,
+          fileItemId,
+          clampLifetime(request.body.expiresIn),
+          ctx.now(),
+        ),
       );
     },
   );

@@ -20,12 +20,12 @@ const schema = {
 async function locate(ctx: AppContext, id: string) {
   if (id.startsWith('dsx_')) {
     const item = await findItemById(ctx.db, id);
-    const file = item ? await findReadableFileAnyWorkspace(ctx.db, item.file_id) : null;
+    const file = item ? await findReadableFileAnyWorkspace(ctx.db, item.file_id, ctx.now()) : null;
     return item && file
       ? { key: item.blob_key, type: item.mime_type, size: item.byte_size, workspaceId: file.workspace_id }
       : null;
   }
-  const file = id.startsWith('ds_') ? await findReadableFileAnyWorkspace(ctx.db, id) : null;
+  const file = id.startsWith('ds_') ? await findReadableFileAnyWorkspace(ctx.db, id, ctx.now()) : null;
   return file
     ? {
         key: originalKey(file.id),
@@ -41,6 +41,7 @@ export function redeemShareRoute(app: App, ctx: AppContext): void {
     const id = request.params.fileItemId;
     const trail = (outcome: RedemptionOutcome, workspaceId: string | null, exp: number | undefined) =>
       recordRedemption(ctx.db, {
+        at: ctx.now(),
         targetId: id,
         workspaceId,
         outcome,
@@ -49,7 +50,7 @@ export function redeemShareRoute(app: App, ctx: AppContext): void {
         userAgent: request.headers['user-agent'] ?? null,
       });
 
-    const verdict = verifyShare(ctx.shareSecret, id, request.query.token);
+    const verdict = verifyShare(ctx.shareSecret, id, request.query.token, ctx.now());
     if (!verdict.ok) {
       await trail(verdict.reason === 'expired' ? 'expired_token' : 'invalid_token', null, verdict.expSeconds);
       throw new AppError('unauthorized', 'Share link is not valid or has expired.', { plain: true });
@@ -68,7 +69,7 @@ export function redeemShareRoute(app: App, ctx: AppContext): void {
       throw errors.notFound('Page');
     }
     await trail('served', target.workspaceId, verdict.expSeconds);
-    const remaining = Math.max(0, verdict.expSeconds - Math.floor(Date.now() / 1000));
+    const remaining = Math.max(0, verdict.expSeconds - Math.floor(ctx.now() / 1000));
     return reply
       .header('content-type', target.type)
       .header('content-disposition', 'inline')

@@ -18,6 +18,7 @@ export function archiveTableRoute(app: App, ctx: AppContext): void {
   app.delete(
     '/v2/workspaces/:workspaceId/tables/:tableId',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await archiveTable(ctx.db, request.params.workspaceId, request.params.tableId)),
+    async (request) =>
+      ok(await archiveTable(ctx.db, request.params.workspaceId, request.params.tableId, ctx.now)),
   );
 }

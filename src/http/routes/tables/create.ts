@@ -24,6 +24,6 @@ export function createTableRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables',
     { config: { access: 'read_write' }, schema },
-    async (request) => ok(await createTable(ctx.db, request.params.workspaceId, request.body)),
+    async (request) => ok(await createTable(ctx.db, request.params.workspaceId, request.body, ctx.now())),
   );
 }

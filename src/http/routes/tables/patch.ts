@@ -25,6 +25,6 @@ export function patchTableRoute(app: App, ctx: AppContext): void {
     '/v2/workspaces/:workspaceId/tables/:tableId',
     { config: { access: 'read_write' }, schema },
     async (request) =>
-      ok(await patchTable(ctx.db, request.params.workspaceId, request.params.tableId, request.body)),
+      ok(await patchTable(ctx.db, request.params.workspaceId, request.params.tableId, request.body, ctx.now)),
   );
 }

@@ -6,4 +6,5 @@ export const sessionDeps = (ctx: AppContext) => ({
   blobs: ctx.blobs,
   idleMs: ctx.config.uploadSessionIdleMs,
   dataDir: ctx.config.dataDir,
+  clock: ctx.now,
 });

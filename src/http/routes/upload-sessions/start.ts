@@ -21,6 +21,6 @@ const schema = {
 export function startUploadSessionRoute(app: App, ctx: AppContext): void {
   app.post('/v1/upload-session/start', { config: { access: 'read_write' }, schema }, async (request) => {
     const fields = await readFields(request, ['fileName', 'fileExt', 'fileType', 'jobType', 'expiryInDays']);
-    return ok(await startUploadSession(ctx.db, request.principal!.workspaceId, fields));
+    return ok(await startUploadSession(ctx.db, request.principal!.workspaceId, fields, ctx.now));
   });
 }

@@ -26,6 +26,6 @@ const schema = {
 
 export function getKeyWorkspaceRoute(app: App, ctx: AppContext): void {
   app.get('/v2/workspaces/:workspaceId', { config: { access: 'read' }, schema }, async (request) =>
-    ok(await getWorkspace(ctx.db, request.params.workspaceId)),
+    ok(await getWorkspace(ctx.db, request.params.workspaceId, ctx.now())),
   );
 }
