@@ -16,10 +16,11 @@ import {
   type ItemRow,
   listItems,
 } from '../infra/repos/items.ts';
+import type { TaskKind } from '../infra/task-kinds.ts';
 import { errors } from './errors.ts';
 import { clampLifetime, mintShare, SHARE_DEFAULT_SECONDS, type Share } from './share-tokens.ts';
 
-export const PURGE_TASK = 'file.purge';
+export const PURGE_TASK = 'file.purge' satisfies TaskKind;
 
 export interface FileView {
   id: string;

@@ -9,10 +9,11 @@ import {
   type JobStatus,
   listWorkspaceJobs,
 } from '../infra/repos/jobs.ts';
+import type { TaskKind } from '../infra/task-kinds.ts';
 import { errors } from './errors.ts';
 import { clampPaging, orderBy, type Paging, sortFields } from './files.ts';
 
-export const INGEST_TASK = 'ingest';
+export const INGEST_TASK = 'ingest' satisfies TaskKind;
 
 /** A new ingest (extract or vectorize) job and its queued task, in the caller's transaction. */
 export async function queueIngestJob(

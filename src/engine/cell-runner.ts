@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import {
@@ -14,7 +13,7 @@ import type { OutputType } from '../domain/columns.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
-import { Waker } from '../infra/waker.ts';
+import { LeasedLoop } from '../infra/leased-loop.ts';
 import { PageCache } from './page-cache.ts';
 import type { AnswerEngine, ColumnConfig, EnginePage, EngineSubject } from './types.ts';
 
@@ -31,20 +30,19 @@ export interface CellRunnerOptions {
   clock: Clock;
 }
 
+/** One claimed batch: the claim id its cells are leased under, and the jobs (none when every claimed cell was blocked). */
+interface CellBatch {
+  claimId: string;
+  jobs: CellJob[];
+}
+
 /**
  * Answers queued table cells: claims a batch (price checked and held), asks the engine for
- * each cell, and ends them (hold captured or released), renewing the lease meanwhile. Any
- * number of these, in any number of processes, share one database.
+ * each cell, and ends them (hold captured or released), renewing the lease meanwhile (the
+ * shared LeasedLoop). Any number of these, in any number of processes, share one database.
  */
 export class CellRunner {
-  private readonly workerId = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
-  private readonly waker = new Waker();
-  private readonly stopController = new AbortController();
-  private readonly loops = new Set<Promise<void>>();
-  private stopping = false;
-  /** performance.now() of the last stray-run sweep: a pacing interval, not a time any rule reads. */
-  private lastSweep = Number.NEGATIVE_INFINITY;
-
+  private readonly loop: LeasedLoop<CellBatch>;
   private readonly db: Database;
   private readonly engine: AnswerEngine;
   private readonly opts: CellRunnerOptions;
@@ -55,46 +53,38 @@ export class CellRunner {
     this.pages = new PageCache(db);
     this.engine = engine;
     this.opts = opts;
+    this.loop = new LeasedLoop<CellBatch>(
+      {
+        claim: (workerId) => this.claim(workerId),
+        renew: async (batch) => (await renewCellLeases(db, batch.claimId, opts.leaseMs, opts.clock())) > 0,
+        run: (batch, { signal, stopping }) => this.runBatch(batch, signal, stopping),
+        sweep: { everyMs: opts.pollMs * 20, run: () => settleStrayRuns(db, opts.clock()) },
+      },
+      {
+        concurrency: opts.concurrency,
+        leaseMs: opts.leaseMs,
+        pollMs: opts.pollMs,
+        log: opts.log,
+        errorMessage: 'answering cells failed',
+      },
+    );
   }
 
   start(): void {
-    for (let i = 0; i < this.opts.concurrency; i++) {
-      const loop = this.loop();
-      this.loops.add(loop);
-      void loop.finally(() => this.loops.delete(loop));
-    }
+    this.loop.start();
   }
 
   poke(): void {
-    this.waker.wakeAll();
+    this.loop.poke();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.stopController.abort();
-    this.waker.wakeAll();
-    await Promise.allSettled([...this.loops]);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      let worked = false;
-      try {
-        worked = await this.runBatch();
-        if (performance.now() - this.lastSweep > this.opts.pollMs * 20) {
-          this.lastSweep = performance.now();
-          await settleStrayRuns(this.db, this.opts.clock());
-        }
-      } catch (err) {
-        if (!this.stopping) this.opts.log.error({ err }, 'answering cells failed');
-      }
-      if (!worked && !this.stopping) await this.waker.sleep(this.opts.pollMs);
-    }
-  }
-
-  /** False when there was nothing to claim. */
-  private async runBatch(): Promise<boolean> {
-    const claimId = `${this.workerId}:${randomBase62(8)}`;
+  /** Null when there was nothing to claim. */
+  private async claim(workerId: string): Promise<CellBatch | null> {
+    const claimId = `${workerId}:${randomBase62(8)}`;
     const { jobs, claimed } = await claimCellJobs(
       this.db,
       {
@@ -105,38 +95,30 @@ export class CellRunner {
       },
       this.opts.clock,
     );
-    if (jobs.length === 0) return claimed > 0;
+    return claimed > 0 || jobs.length > 0 ? { claimId, jobs } : null;
+  }
 
-    const lease = new AbortController();
-    const signal = AbortSignal.any([lease.signal, this.stopController.signal]);
-    const heartbeat = setInterval(
-      () => {
-        renewCellLeases(this.db, claimId, this.opts.leaseMs, this.opts.clock())
-          .then((held) => held === 0 && lease.abort(new Error('lease lost')))
-          .catch(() => {});
-      },
-      Math.max(100, Math.floor(this.opts.leaseMs / 3)),
-    );
-    try {
-      const pages = await this.pages.load(jobs.flatMap((j) => j.documents.map((d) => d.file_id)));
-      // All cells of the batch at once: the engine threads (or the model server) do the work.
-      const answered = await Promise.all(jobs.map((job) => this.answer(job, pages, signal)));
-      const outcomes = answered.filter((o): o is CellOutcome => o !== null);
-      await finishCellJobs(this.db, claimId, outcomes, this.opts.clock);
-      if (this.stopController.signal.aborted) {
-        // Stopping: cells interrupted mid-answer go back to the queue; finished ones were charged above.
-        const done = new Set(outcomes.map((o) => o.job.cellId));
-        await handBackCells(
-          this.db,
-          claimId,
-          jobs.filter((j) => !done.has(j.cellId)).map((j) => j.cellId),
-          this.opts.clock(),
-        );
-      }
-    } finally {
-      clearInterval(heartbeat);
+  private async runBatch(
+    { claimId, jobs }: CellBatch,
+    signal: AbortSignal,
+    stopping: AbortSignal,
+  ): Promise<void> {
+    if (jobs.length === 0) return; // every claimed cell was blocked (credits, spend cap) and ended at claim
+    const pages = await this.pages.load(jobs.flatMap((j) => j.documents.map((d) => d.file_id)));
+    // All cells of the batch at once: the engine threads (or the model server) do the work.
+    const answered = await Promise.all(jobs.map((job) => this.answer(job, pages, signal)));
+    const outcomes = answered.filter((o): o is CellOutcome => o !== null);
+    await finishCellJobs(this.db, claimId, outcomes, this.opts.clock);
+    if (stopping.aborted) {
+      // Stopping: cells interrupted mid-answer go back to the queue; finished ones were charged above.
+      const done = new Set(outcomes.map((o) => o.job.cellId));
+      await handBackCells(
+        this.db,
+        claimId,
+        jobs.filter((j) => !done.has(j.cellId)).map((j) => j.cellId),
+        this.opts.clock(),
+      );
     }
-    return true;
   }
 
   /** Null when the work was interrupted (stop, lease lost): nothing to record. */

@@ -1,5 +1,6 @@
 import type { Queryable } from './db/database.ts';
 import { newId } from './ids.ts';
+import type { TaskKind } from './task-kinds.ts';
 
 /**
  * The work queue lives in Postgres so that any number of worker processes share it. A task
@@ -7,6 +8,7 @@ import { newId } from './ids.ts';
  */
 export interface Task {
   id: string;
+  /** A `TaskKind` when written by this code; a string, as read back, since rows may outlive a kind. */
   kind: string;
   ref_id: string;
   run_after: number;
@@ -14,13 +16,15 @@ export interface Task {
   locked_by: string | null;
   lease_until: number | null;
   last_error: string | null;
+  /** Set when the task was failed for good without running (a kind with no handler). */
+  failed_at: number | null;
   created_at: number;
 }
 
 /** Call inside the transaction that creates the state the task works on; `now` is the clock's time. */
 export async function enqueue(
   q: Queryable,
-  kind: string,
+  kind: TaskKind,
   refId: string,
   now: number,
   runAfter = now,
@@ -37,7 +41,7 @@ export async function enqueue(
 export async function claimTask(
   q: Queryable,
   workerId: string,
-  kinds: readonly string[],
+  kinds: readonly TaskKind[],
   leaseMs: number,
   now: number,
 ): Promise<Task | null> {
@@ -86,5 +90,31 @@ export async function retryTask(
     `UPDATE tasks SET locked_by = NULL, lease_until = NULL, run_after = $3, last_error = $4
       WHERE id = $1 AND locked_by = $2`,
     [id, workerId, now + delayMs, error.slice(0, 2000)],
+  );
+}
+
+/**
+ * Fails, for good, every task whose kind is not one of `kinds` (a row no handler here can
+ * run: a typo written by hand, or a kind since removed). Such a task was never claimed
+ * (claimTask asks only for known kinds); it keeps its row with `failed_at` set and
+ * `last_error` saying why, and is not looked at again. Returns the tasks it failed.
+ */
+/**
+ * How long a task of a kind this code does not know waits before it is failed: during a
+ * rolling deploy an older worker sees the kinds a newer one enqueues, and must leave them to it.
+ */
+export const UNKNOWN_KIND_GRACE_MS = 60 * 60 * 1000;
+
+export async function failUnknownTasks(
+  q: Queryable,
+  kinds: readonly TaskKind[],
+  now: number,
+): Promise<Array<{ id: string; kind: string; ref_id: string }>> {
+  return q.query<{ id: string; kind: string; ref_id: string }>(
+    `UPDATE tasks SET failed_at = $2, locked_by = NULL, lease_until = NULL,
+            last_error = 'Unknown task kind "' || kind || '": no handler is registered for it, so the task was not run'
+      WHERE failed_at IS NULL AND NOT (kind = ANY($1::text[])) AND created_at < $3
+      RETURNING id, kind, ref_id`,
+    [kinds, now, now - UNKNOWN_KIND_GRACE_MS],
   );
 }

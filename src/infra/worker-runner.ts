@@ -1,4 +1,3 @@
-import os from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
 
 /** Both pino's Logger and Fastify's logger fit. */
@@ -6,9 +5,9 @@ type Logger = FastifyBaseLogger;
 
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
-import { randomBase62 } from './ids.ts';
-import { claimTask, completeTask, extendLease, retryTask, type Task } from './queue.ts';
-import { Waker } from './waker.ts';
+import { LeasedLoop } from './leased-loop.ts';
+import { claimTask, completeTask, extendLease, failUnknownTasks, retryTask, type Task } from './queue.ts';
+import { TASK_KINDS, type TaskKind } from './task-kinds.ts';
 
 export interface TaskContext {
   /** Aborted when the lease is lost or the runner stops: stop work, write nothing more. */
@@ -24,6 +23,9 @@ export interface TaskHandler {
   maxAttempts?: number;
 }
 
+/** The worker's handler table: one handler for every kind, or it does not compile. */
+export type TaskHandlers = Readonly<Record<TaskKind, TaskHandler>>;
+
 export interface RunnerOptions {
   concurrency: number;
   leaseMs: number;
@@ -34,74 +36,94 @@ export interface RunnerOptions {
 }
 
 /**
+ * The start-up check behind the `TaskHandlers` type (which a cast or plain JavaScript can
+ * get round): every kind has a handler with a `run`, and no handler is filed under a kind
+ * that does not exist. Throws naming what is wrong.
+ */
+export function checkTaskHandlers(
+  handlers: Readonly<Record<string, unknown>>,
+): asserts handlers is TaskHandlers {
+  const missing = TASK_KINDS.filter((kind) => {
+    const h = handlers[kind] as Partial<TaskHandler> | undefined;
+    return typeof h?.run !== 'function';
+  });
+  if (missing.length > 0) {
+    throw new Error(
+      `Worker start-up: no handler for task kind${missing.length > 1 ? 's' : ''} ${missing.map((k) => `"${k}"`).join(', ')}; every TaskKind (src/infra/task-kinds.ts) needs one`,
+    );
+  }
+  const unknown = Object.keys(handlers).filter((kind) => !(TASK_KINDS as readonly string[]).includes(kind));
+  if (unknown.length > 0) {
+    throw new Error(
+      `Worker start-up: handler for unknown task kind ${unknown.map((k) => `"${k}"`).join(', ')}; add it to TASK_KINDS (src/infra/task-kinds.ts)`,
+    );
+  }
+}
+
+/**
  * Claims tasks and runs their handlers, `concurrency` at a time, renewing each lease while
- * the handler works. Many runners (threads of many processes) can share one database.
+ * the handler works (the shared LeasedLoop). Many runners (threads of many processes) can
+ * share one database. Tasks of a kind with no handler are failed, never run.
  */
 export class WorkerRunner {
-  readonly workerId = `${os.hostname()}:${process.pid}:${randomBase62(6)}`;
-  private stopping = false;
-  private readonly active = new Set<Promise<void>>();
-  private readonly stopController = new AbortController();
-  private readonly waker = new Waker();
+  private readonly loop: LeasedLoop<Task>;
   private readonly db: Database;
-  private readonly handlers: Readonly<Record<string, TaskHandler>>;
+  private readonly handlers: TaskHandlers;
   private readonly opts: RunnerOptions;
 
-  constructor(db: Database, handlers: Readonly<Record<string, TaskHandler>>, opts: RunnerOptions) {
+  constructor(db: Database, handlers: TaskHandlers, opts: RunnerOptions) {
+    checkTaskHandlers(handlers);
     this.db = db;
     this.handlers = handlers;
     this.opts = opts;
+    this.loop = new LeasedLoop<Task>(
+      {
+        claim: (workerId) => claimTask(db, workerId, TASK_KINDS, opts.leaseMs, opts.clock()),
+        renew: (task) => extendLease(db, task.id, this.workerId, opts.leaseMs, opts.clock()),
+        run: (task, { signal }) => this.runTask(task, signal),
+        sweep: { everyMs: opts.pollMs * 20, run: () => this.failUnknown() },
+      },
+      {
+        concurrency: opts.concurrency,
+        leaseMs: opts.leaseMs,
+        pollMs: opts.pollMs,
+        log: opts.log,
+        errorMessage: 'claiming a task failed',
+      },
+    );
+  }
+
+  get workerId(): string {
+    return this.loop.workerId;
   }
 
   start(): void {
-    for (let i = 0; i < this.opts.concurrency; i++) {
-      const loop = this.loop();
-      this.active.add(loop);
-      void loop.finally(() => this.active.delete(loop));
-    }
+    this.loop.start();
   }
 
   /** Ends the idle wait so new work is seen at once (same-process enqueue). */
   poke(): void {
-    this.waker.wakeAll();
+    this.loop.poke();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.stopController.abort();
-    this.poke();
-    await Promise.allSettled([...this.active]);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async loop(): Promise<void> {
-    const kinds = Object.keys(this.handlers);
-    while (!this.stopping) {
-      let task: Task | null = null;
-      try {
-        task = await claimTask(this.db, this.workerId, kinds, this.opts.leaseMs, this.opts.clock());
-      } catch (err) {
-        if (!this.stopping) this.opts.log.error({ err }, 'claiming a task failed');
-      }
-      if (task) await this.runTask(task);
-      else await this.waker.sleep(this.opts.pollMs);
+  private async failUnknown(): Promise<void> {
+    for (const task of await failUnknownTasks(this.db, TASK_KINDS, this.opts.clock())) {
+      this.opts.log.error({ task: task.kind, ref: task.ref_id, id: task.id }, 'task of unknown kind failed');
     }
   }
 
-  private async runTask(task: Task): Promise<void> {
-    const handler = this.handlers[task.kind];
+  private async runTask(task: Task, signal: AbortSignal): Promise<void> {
+    const handler = (this.handlers as Readonly<Record<string, TaskHandler | undefined>>)[task.kind];
     const log = this.opts.log.child({ task: task.kind, ref: task.ref_id, attempt: task.attempts });
-    const lease = new AbortController();
-    const signal = AbortSignal.any([lease.signal, this.stopController.signal]);
-    const heartbeat = setInterval(
-      () => {
-        extendLease(this.db, task.id, this.workerId, this.opts.leaseMs, this.opts.clock())
-          .then((held) => {
-            if (!held) lease.abort(new Error('lease lost'));
-          })
-          .catch(() => {});
-      },
-      Math.max(100, Math.floor(this.opts.leaseMs / 3)),
-    );
+    if (!handler) {
+      // Never claimed in practice (claimTask asks only for known kinds); fail it rather than spin.
+      await this.failUnknown();
+      return;
+    }
     try {
       await handler.run(task.ref_id, { signal, attempt: task.attempts, log });
       await completeTask(this.db, task.id, this.workerId);
@@ -124,8 +146,6 @@ export class WorkerRunner {
           this.opts.clock(),
         ).catch(() => {});
       }
-    } finally {
-      clearInterval(heartbeat);
     }
   }
 }

@@ -8,7 +8,7 @@ import { openEngine } from '../engine/open.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
 import { loggerOptions } from '../infra/logger.ts';
 import { findPageImageKey } from '../infra/repos/items.ts';
-import { WorkerRunner } from '../infra/worker-runner.ts';
+import { type TaskHandlers, WorkerRunner } from '../infra/worker-runner.ts';
 import { ingestHandler } from '../ingest/ingest-job.ts';
 import { closeOcr } from '../ingest/ocr.ts';
 import { PagePool } from '../ingest/page-pool.ts';
@@ -29,7 +29,8 @@ export interface RunningWorker {
 export function runWorker(booted: Booted, log: Logger, clock: Clock = systemClock): RunningWorker {
   const { config, db, blobs } = booted;
   const pool = new PagePool(config.ingestThreads);
-  const handlers = {
+  // One handler per TaskKind: a kind left out does not compile, and the runner checks again at start.
+  const handlers: TaskHandlers = {
     [INGEST_TASK]: ingestHandler({
       db,
       blobs,
