@@ -28,14 +28,12 @@ function sectionsOf(file: string, pattern: RegExp): Section[] {
   return out;
 }
 
-function filesUnder(dir: string, ext = '.ts'): string[] {
-  const out: string[] = [];
-  for (const e of readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...filesUnder(p, ext));
-    else if (e.name.endsWith(ext)) out.push(p);
-  }
-  return out.sort();
+/** TypeScript files below a folder, in a stable order. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => path.join(dir, f))
+    .sort();
 }
 
 /** Section ids a file cites. */

@@ -10,20 +10,13 @@
  * argument reads the system time too and is held to the same rule. `performance.now()` is a
  * monotonic timer for measuring durations, not a clock a rule reads, and stays allowed.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFilesUnder as sourceFiles } from './helpers/source-files.ts';
 
 const SRC = path.resolve(import.meta.dirname, '../src');
 const CLOCK = 'infra/clock.ts';
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(p);
-    return /\.(?:c|m)?tsx?$/.test(e.name) && !e.name.endsWith('.d.ts') ? [p] : [];
-  });
-}
 
 /**
  * The file's code only: comments, and the text of strings, template literals and regular

@@ -15,10 +15,11 @@
  * - a dataset name or its first part ("kleister", "deepform", "invoice2data", "parsee"),
  *   anywhere, even inside another word.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFilesUnder as engineFiles } from './helpers/source-files.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ENGINE_DIR = path.join(ROOT, 'src', 'engine');
@@ -150,14 +151,6 @@ function findNames(text: string, names: CorpusNames): Hit[] {
     }
   });
   return hits;
-}
-
-function engineFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return engineFiles(p);
-    return e.isFile() && e.name.endsWith('.ts') ? [p] : [];
-  });
 }
 
 describe('issue 13: the engine names no field or dataset of the labelled corpora', () => {

@@ -9,17 +9,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { sourceFilesUnder as sourceFiles } from './helpers/source-files.ts';
 
 const ROUTES = path.resolve(import.meta.dirname, '../src/http/routes');
 const REGISTRATION = /\bapp\s*\.\s*(?:get|post|put|patch|delete|head|options|all|route)\s*\(/g;
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return sourceFiles(p);
-    return e.name.endsWith('.ts') ? [p] : [];
-  });
-}
 
 /** Registrations in code; a comment may show one without making one. */
 function registrations(file: string): number {

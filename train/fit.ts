@@ -447,7 +447,8 @@ export function fitModel(
           ? fitBoosted(r.x, r.y, FEATURE_COUNT, rounds ? { ...DEFAULT_BOOST, rounds } : DEFAULT_BOOST)
           : fitLogistic(r, FEATURE_COUNT);
     // A first, shorter fit on random negatives guides the choice of hard negatives for the real one.
-    const guide = fitGroup(rowsOf(prepared, g), 40);
+    const randomRows = rowsOf(prepared, g);
+    const guide = fitGroup(randomRows, 40);
     const rows = rowsOf(prepared, g, guide);
     rowCounts[g] = rows.x.length;
     const lr = fitGroup(rows);
@@ -456,7 +457,7 @@ export function fitModel(
       fitBoosted(r.x, r.y, FEATURE_COUNT, { ...DEFAULT_BOOST, rounds, listwise: LISTWISE }, r.q);
     const ranker =
       RANKED.has(g) && learner === 'boosted' && rows.x.length > 20
-        ? fitRanker(rowsOf(prepared, g, fitRanker(rowsOf(prepared, g), 40)))
+        ? fitRanker(rowsOf(prepared, g, fitRanker(randomRows, 40)))
         : undefined;
     const all = outcomes(prepared, g, lr, ranker);
     // Single-value groups decide "stated or not" from the whole ranking, learned on training documents.
