@@ -19,7 +19,7 @@ import path from 'node:path';
 import { createLocalEngine } from '../src/engine/local/engine.ts';
 import { PageCache } from '../src/engine/page-cache.ts';
 import type { EngineAnswer, EnginePage, EngineSubject } from '../src/engine/types.ts';
-import { loadEnginePages } from '../src/infra/repos/engine-pages.ts';
+import { repos } from '../src/infra/repos/index.ts';
 import { makeTextPdf } from '../test/fixtures/pdf.ts';
 import { startHarness } from '../test/helpers/harness.ts';
 import { type BenchColumn, COLUMNS, makeContract, PAGES } from './engine-contracts.ts';
@@ -71,10 +71,7 @@ try {
     fileName: `contract-${i + 1}.pdf`,
     truth: contracts[i]!.truth,
   }));
-  const preloaded = await loadEnginePages(
-    h.db,
-    docs.map((d) => d.fileId),
-  );
+  const preloaded = await repos(h.db).enginePages.loadEnginePages(docs.map((d) => d.fileId));
   const pageCount = [...preloaded.values()].reduce((a, p) => a + p.length, 0);
   const wordCount = [...preloaded.values()].reduce(
     (a, ps) => a + ps.reduce((b, p) => b + p.words.length, 0),
@@ -111,7 +108,7 @@ try {
   >();
   const errorTexts = new Map<string, number>();
   for (const { doc, c } of cells) {
-    const pages = (await loadEnginePages(h.db, [doc.fileId])).get(doc.fileId)!;
+    const pages = (await repos(h.db).enginePages.loadEnginePages([doc.fileId])).get(doc.fileId)!;
     const t = performance.now();
     let a: EngineAnswer;
     try {
@@ -173,7 +170,7 @@ try {
   let coldAnswerMs = 0;
   let coldN = 0;
   for (const { doc, c } of cells) {
-    const pages = (await loadEnginePages(h.db, [doc.fileId])).get(doc.fileId)!;
+    const pages = (await repos(h.db).enginePages.loadEnginePages([doc.fileId])).get(doc.fileId)!;
     const fresh = { ...doc, fileId: `${doc.fileId}_cold${coldN++}` };
     const t = performance.now();
     try {
@@ -187,7 +184,7 @@ try {
   // --- references -----------------------------------------------------------------------
   const tLoad = performance.now();
   for (let p = 0; p < passes; p++) {
-    for (const { doc } of cells) await loadEnginePages(h.db, [doc.fileId]);
+    for (const { doc } of cells) await repos(h.db).enginePages.loadEnginePages([doc.fileId]);
   }
   const loadOnlyMs = performance.now() - tLoad;
   let bytes = 0;

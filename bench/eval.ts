@@ -47,7 +47,7 @@ import type {
   EnginePage,
   EngineSubject,
 } from '../src/engine/types.ts';
-import { loadEnginePages } from '../src/infra/repos/engine-pages.ts';
+import { repos } from '../src/infra/repos/index.ts';
 import { type Harness, startHarness, type TestWorkspace } from '../test/helpers/harness.ts';
 import { CELL_LEGEND, fieldFamilyTables } from './eval/metrics.ts';
 import { createOracleEngine } from './eval/oracle.ts';
@@ -243,7 +243,7 @@ async function evaluateSet(
     if (f.job.status === 'SUCCESS') fileOf.set(f.doc, f.fileId);
     else ingestErrors[f.doc] = String(f.job.statusText);
   }
-  const pagesByFile = await loadEnginePages(h.db, [...fileOf.values()]);
+  const pagesByFile = await repos(h.db).enginePages.loadEnginePages([...fileOf.values()]);
   let pageCount = 0;
   let ocrPages = 0;
   for (const pages of pagesByFile.values()) {

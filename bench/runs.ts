@@ -29,8 +29,9 @@ import { openBlobStore } from '../src/infra/blob/open.ts';
 import { loadConfig } from '../src/infra/config.ts';
 import { lockDataDir } from '../src/infra/data-dir-lock.ts';
 import type { Database, Queryable } from '../src/infra/db/database.ts';
+import { resetQueryFigures } from '../src/infra/db/named-query.ts';
 import { openDatabase } from '../src/infra/db/open.ts';
-import { loadEnginePages } from '../src/infra/repos/engine-pages.ts';
+import { repos } from '../src/infra/repos/index.ts';
 import { resolveShareSecret } from '../src/infra/share-secret.ts';
 import { serveApi } from '../src/start/api.ts';
 import { runWorker } from '../src/start/worker.ts';
@@ -44,6 +45,7 @@ import {
 } from '../test/fixtures/contract.ts';
 import { createTestDatabase } from '../test/helpers/database.ts';
 import { freePort } from '../test/helpers/process.ts';
+import { printSlowestQueries } from './query-figures.ts';
 
 const DOCS = 100;
 const REPORTS = 20;
@@ -374,6 +376,7 @@ try {
   // --- the run -------------------------------------------------------------------------------
   statements.reset();
   transactions.reset();
+  resetQueryFigures();
   const inspector = profile ? new Session() : null;
   if (inspector) {
     inspector.connect();
@@ -423,7 +426,7 @@ try {
 
   // --- reference: the same cells, engine only, pages preloaded ---------------------------------
   const tLoad = performance.now();
-  const pages = await loadEnginePages(rawDb, fileIds);
+  const pages = await repos(rawDb).enginePages.loadEnginePages(fileIds);
   const loadMs = performance.now() - tLoad;
   const engine = createLocalEngine();
   const names = new Map(jobs.map((j, i) => [j.fileId, pdfs[i]!.name]));
@@ -495,6 +498,7 @@ try {
         ? `; engine thread(s) busy ${threadBusy.map((b) => `${ms(b)} (${((100 * b) / runMs).toFixed(0)}%)`).join(', ') || 'n/a'}`
         : ''),
   );
+  printSlowestQueries('\nslowest named queries during the run (total time, this process):');
   if (profile) {
     statements.print('\nstatements during the run (await time, including waits for the database):', runMs);
     transactions.print('transactions during the run:', runMs, 8);

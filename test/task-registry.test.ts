@@ -1,7 +1,13 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 import { systemClock } from '../src/infra/clock.ts';
-import { enqueue, type Task, UNKNOWN_KIND_GRACE_MS } from '../src/infra/queue.ts';
+import {
+  enqueue,
+  ensureRecurringTask,
+  recurringTaskId,
+  type Task,
+  UNKNOWN_KIND_GRACE_MS,
+} from '../src/infra/queue.ts';
 import { TASK_KINDS, type TaskKind } from '../src/infra/task-kinds.ts';
 import {
   checkTaskHandlers,
@@ -39,7 +45,7 @@ describe('task registry (issue 14)', () => {
     expectTypeOf<Parameters<typeof enqueue>[1]>().toEqualTypeOf<TaskKind>();
     expectTypeOf<'ingset'>().not.toExtend<TaskKind>();
     expectTypeOf<TaskHandlers>().toEqualTypeOf<Readonly<Record<TaskKind, TaskHandler>>>();
-    expect([...TASK_KINDS].sort()).toEqual(['file.purge', 'ingest']);
+    expect([...TASK_KINDS].sort()).toEqual(['file.purge', 'ingest', 'sweep']);
   });
 
   it('a task of a kind with no handler ends failed with a clear last_error, and other tasks still run', async () => {
@@ -57,7 +63,7 @@ describe('task registry (issue 14)', () => {
     await enqueue(t.db, 'ingest', 'ref-ingest', now);
     await enqueue(t.db, 'file.purge', 'ref-purge', now);
 
-    const runner = new WorkerRunner(t.db, { ingest: handler, 'file.purge': handler }, opts());
+    const runner = new WorkerRunner(t.db, { ingest: handler, 'file.purge': handler, sweep: handler }, opts());
     runner.start();
     try {
       await until('known tasks done', async () => {
@@ -104,16 +110,58 @@ describe('task registry (issue 14)', () => {
 
   it('the start-up check names a missing handler, and a handler filed under an unknown kind', () => {
     const handler: TaskHandler = { run: async () => {} };
-    expect(() => new WorkerRunner(t.db, { ingest: handler } as unknown as TaskHandlers, opts())).toThrow(
+    expect(
+      () => new WorkerRunner(t.db, { ingest: handler, sweep: handler } as unknown as TaskHandlers, opts()),
+    ).toThrow(
       'Worker start-up: no handler for task kind "file.purge"; every TaskKind (src/infra/task-kinds.ts) needs one',
     );
-    expect(() => checkTaskHandlers({})).toThrow('no handler for task kinds "ingest", "file.purge"');
-    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': {} })).toThrow(
+    expect(() => checkTaskHandlers({})).toThrow('no handler for task kinds "ingest", "file.purge", "sweep"');
+    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': {}, sweep: handler })).toThrow(
       'no handler for task kind "file.purge"',
     );
-    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': handler, 'file.purg': handler })).toThrow(
+    expect(() =>
+      checkTaskHandlers({ ingest: handler, 'file.purge': handler, sweep: handler, 'file.purg': handler }),
+    ).toThrow(
       'Worker start-up: handler for unknown task kind "file.purg"; add it to TASK_KINDS (src/infra/task-kinds.ts)',
     );
-    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': handler })).not.toThrow();
+    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': handler, sweep: handler })).not.toThrow();
+  });
+
+  it('a recurring task is one row however many workers start; each beat runs once and comes back, a failed beat retries', async () => {
+    await t.db.query('DELETE FROM tasks');
+    const beats: string[] = [];
+    let failNext = true;
+    const sweep: TaskHandler = {
+      repeatAfterMs: 150,
+      maxAttempts: Number.POSITIVE_INFINITY,
+      async run(_ref, ctx) {
+        if (failNext) {
+          failNext = false;
+          throw new Error('disk busy');
+        }
+        beats.push(`attempt ${ctx.attempt}`);
+      },
+    };
+    const idle: TaskHandler = { run: async () => {} };
+    const now = Date.now();
+    // Three workers start (and each makes sure the beat exists): still one row.
+    await Promise.all([1, 2, 3].map(() => ensureRecurringTask(t.db, 'sweep', now, now)));
+    const rows = await t.db.query<Task>("SELECT * FROM tasks WHERE kind = 'sweep'");
+    expect(rows.map((r) => r.id)).toEqual([recurringTaskId('sweep')]);
+    const runners = [1, 2].map(
+      () => new WorkerRunner(t.db, { ingest: idle, 'file.purge': idle, sweep }, opts()),
+    );
+    for (const r of runners) r.start();
+    try {
+      // The first beat fails and is retried (1 s backoff), then beats go on every 150 ms.
+      await until('three beats', async () => (beats.length >= 3 ? true : undefined), 15_000);
+    } finally {
+      await Promise.all(runners.map((r) => r.stop()));
+    }
+    // After the failure, the retry was attempt 2; every later beat starts from a fresh count.
+    expect(beats.slice(0, 3)).toEqual(['attempt 2', 'attempt 1', 'attempt 1']);
+    const after = await t.db.query<Task>("SELECT * FROM tasks WHERE kind = 'sweep'");
+    expect(after).toHaveLength(1);
+    expect(after[0]).toMatchObject({ id: recurringTaskId('sweep'), locked_by: null, last_error: null });
   });
 });

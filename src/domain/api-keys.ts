@@ -2,14 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
-import {
-  findApiKey,
-  insertApiKey,
-  type KeyLevel,
-  revokeApiKey,
-  touchApiKey,
-} from '../infra/repos/api-keys.ts';
-import { findWorkspace } from '../infra/repos/workspaces.ts';
+import { type KeyLevel, repos } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 
 export type { KeyLevel };
@@ -50,7 +43,7 @@ export async function createApiKey(
   input: { level: KeyLevel; expiresAt?: number | null },
   now: number,
 ): Promise<ApiKeyView & { key: string }> {
-  if (!(await findWorkspace(db, workspaceId))) throw errors.notFound('Workspace');
+  if (!(await repos(db).workspaces.findWorkspace(workspaceId))) throw errors.notFound('Workspace');
   const body = newId('wkskey').slice('wkskey_'.length);
   const key = `folio_${body}_${randomBase62(43)}`;
   const row = {
@@ -64,7 +57,7 @@ export async function createApiKey(
     last_used_at: null,
     created_at: now,
   };
-  await insertApiKey(db, row);
+  await repos(db).apiKeys.insertApiKey(row);
   return { ...toView(row), key };
 }
 
@@ -92,9 +85,9 @@ function toView(k: {
 
 export async function revokeKey(db: Database, keyId: string, clock: Clock): Promise<ApiKeyView> {
   return db.transaction(async (tx) => {
-    if (!(await findApiKey(tx, keyId))) throw errors.notFound('API key');
-    await revokeApiKey(tx, keyId, clock());
-    return toView((await findApiKey(tx, keyId))!);
+    if (!(await repos(tx).apiKeys.findApiKey(keyId))) throw errors.notFound('API key');
+    await repos(tx).apiKeys.revokeApiKey(keyId, clock());
+    return toView((await repos(tx).apiKeys.findApiKey(keyId))!);
   });
 }
 
@@ -105,14 +98,16 @@ export async function authenticate(
   now: number,
 ): Promise<Principal | null> {
   const match = presented ? SECRET_PATTERN.exec(presented) : null;
-  const row = match ? await findApiKey(db, `wkskey_${match[1]}`) : null;
+  const row = match ? await repos(db).apiKeys.findApiKey(`wkskey_${match[1]}`) : null;
   const expected = row ? Buffer.from(row.secret_hash) : DUMMY_HASH;
   const equal = timingSafeEqual(hashSecret(presented ?? ''), expected);
   if (!row || !equal || row.revoked_at !== null || (row.expires_at !== null && row.expires_at <= now))
     return null;
   if (row.last_used_at === null || row.last_used_at < now - LAST_USED_INTERVAL_MS) {
     // Best effort: a failed bookkeeping write must not fail the request.
-    touchApiKey(db, row.id, now, LAST_USED_INTERVAL_MS).catch(() => {});
+    repos(db)
+      .apiKeys.touchApiKey(row.id, now, LAST_USED_INTERVAL_MS)
+      .catch(() => {});
   }
   return { keyId: row.id, workspaceId: row.workspace_id, level: row.level };
 }

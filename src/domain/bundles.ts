@@ -1,20 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import {
-  type BundleRow,
-  clearPrimary,
-  deleteMember,
-  existingFileIds,
-  findBundle,
-  insertBundle,
-  insertMember,
-  listBundles,
-  listMembers,
-  type MemberRow,
-  updateBundle,
-  updateMember,
-} from '../infra/repos/bundles.ts';
+import { type BundleRow, type MemberRow, repos } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 
 /** interface.md 8: a bundle holds at most 15 files. */
@@ -67,7 +54,7 @@ export function toMember(m: MemberRow): Member {
 }
 
 async function liveBundle(tx: Queryable, workspaceId: string, bundleId: string): Promise<BundleRow> {
-  const b = await findBundle(tx, workspaceId, bundleId, { forUpdate: true });
+  const b = await repos(tx).bundles.findBundle(workspaceId, bundleId, { forUpdate: true });
   if (!b) throw errors.notFound('Bundle');
   if (b.archived_at !== null) throw errors.badRequest('Bundle is archived and can no longer be changed.');
   return b;
@@ -75,14 +62,14 @@ async function liveBundle(tx: Queryable, workspaceId: string, bundleId: string):
 
 /** All or nothing: every id must be a readable file of this workspace (4.5). */
 async function assertFiles(tx: Queryable, workspaceId: string, ids: string[], now: number): Promise<void> {
-  const found = await existingFileIds(tx, workspaceId, ids, now);
+  const found = await repos(tx).bundles.existingFileIds(workspaceId, ids, now);
   const missing = ids.filter((id) => !found.has(id));
   if (missing.length > 0)
     throw errors.badRequest(`Not files of this workspace: ${missing.join(', ')}. Nothing was written.`);
 }
 
 export async function listWorkspaceBundles(db: Database, workspaceId: string): Promise<Bundle[]> {
-  return (await listBundles(db, workspaceId)).map(toBundle);
+  return (await repos(db).bundles.listBundles(workspaceId)).map(toBundle);
 }
 
 export async function getBundle(
@@ -90,9 +77,9 @@ export async function getBundle(
   workspaceId: string,
   bundleId: string,
 ): Promise<{ bundle: Bundle; files: Member[] }> {
-  const b = await findBundle(db, workspaceId, bundleId);
+  const b = await repos(db).bundles.findBundle(workspaceId, bundleId);
   if (!b) throw errors.notFound('Bundle');
-  return { bundle: toBundle(b), files: (await listMembers(db, bundleId)).map(toMember) };
+  return { bundle: toBundle(b), files: (await repos(db).bundles.listMembers(bundleId)).map(toMember) };
 }
 
 /** The first id becomes primary; ids take `sortOrder` in the order given. */
@@ -117,9 +104,9 @@ export async function createBundle(
       created_at: now,
       updated_at: now,
     };
-    await insertBundle(tx, row);
+    await repos(tx).bundles.insertBundle(row);
     for (const [i, fileId] of ids.entries()) {
-      await insertMember(tx, {
+      await repos(tx).bundles.insertMember({
         bundle_id: row.id,
         file_id: fileId,
         is_primary: i === 0,
@@ -145,7 +132,7 @@ export async function addBundleFiles(
   return db.transaction(async (tx) => {
     const b = await liveBundle(tx, workspaceId, bundleId);
     await assertFiles(tx, workspaceId, ids, clock());
-    const members = await listMembers(tx, bundleId);
+    const members = await repos(tx).bundles.listMembers(bundleId);
     const present = new Set(members.map((m) => m.file_id));
     const fresh = ids.filter((id) => !present.has(id));
     if (members.length + fresh.length > MAX_MEMBERS) {
@@ -156,10 +143,10 @@ export async function addBundleFiles(
     if (fresh.length > 0) {
       const now = clock();
       const primaryFirst = input.isPrimary === true && fresh[0] === ids[0];
-      if (primaryFirst) await clearPrimary(tx, bundleId, now);
+      if (primaryFirst) await repos(tx).bundles.clearPrimary(bundleId, now);
       let order = members.reduce((max, m) => Math.max(max, m.sort_order + 1), 0);
       for (const fileId of fresh) {
-        await insertMember(tx, {
+        await repos(tx).bundles.insertMember({
           bundle_id: bundleId,
           file_id: fileId,
           is_primary: primaryFirst && fileId === ids[0],
@@ -170,10 +157,10 @@ export async function addBundleFiles(
           updated_at: now,
         });
       }
-      await updateBundle(tx, bundleId, { documents_version: b.documents_version + 1 }, now);
+      await repos(tx).bundles.updateBundle(bundleId, { documents_version: b.documents_version + 1 }, now);
     }
-    const after = await findBundle(tx, workspaceId, bundleId);
-    return { bundle: toBundle(after!), files: (await listMembers(tx, bundleId)).map(toMember) };
+    const after = await repos(tx).bundles.findBundle(workspaceId, bundleId);
+    return { bundle: toBundle(after!), files: (await repos(tx).bundles.listMembers(bundleId)).map(toMember) };
   });
 }
 
@@ -187,12 +174,11 @@ export async function patchBundleMember(
 ): Promise<Member> {
   return db.transaction(async (tx) => {
     await liveBundle(tx, workspaceId, bundleId);
-    const m = (await listMembers(tx, bundleId)).find((x) => x.file_id === fileId);
+    const m = (await repos(tx).bundles.listMembers(bundleId)).find((x) => x.file_id === fileId);
     if (!m) throw errors.notFound('Bundle member');
     const now = clock();
-    if (patch.isPrimary === true && !m.is_primary) await clearPrimary(tx, bundleId, now);
-    await updateMember(
-      tx,
+    if (patch.isPrimary === true && !m.is_primary) await repos(tx).bundles.clearPrimary(bundleId, now);
+    await repos(tx).bundles.updateMember(
       bundleId,
       fileId,
       {
@@ -203,7 +189,7 @@ export async function patchBundleMember(
       },
       now,
     );
-    return toMember((await listMembers(tx, bundleId)).find((x) => x.file_id === fileId)!);
+    return toMember((await repos(tx).bundles.listMembers(bundleId)).find((x) => x.file_id === fileId)!);
   });
 }
 
@@ -217,8 +203,8 @@ export async function removeBundleMember(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     const b = await liveBundle(tx, workspaceId, bundleId);
-    if (!(await deleteMember(tx, bundleId, fileId))) throw errors.notFound('Bundle member');
-    await updateBundle(tx, bundleId, { documents_version: b.documents_version + 1 }, clock());
+    if (!(await repos(tx).bundles.deleteMember(bundleId, fileId))) throw errors.notFound('Bundle member');
+    await repos(tx).bundles.updateBundle(bundleId, { documents_version: b.documents_version + 1 }, clock());
   });
 }
 
@@ -237,7 +223,7 @@ export async function patchBundle(
     if (patch.color !== undefined && patch.color !== b.color) changed.color = patch.color;
     if (Object.keys(changed).length === 0) return toBundle(b);
     const now = clock();
-    await updateBundle(tx, bundleId, changed, now);
+    await repos(tx).bundles.updateBundle(bundleId, changed, now);
     return toBundle({ ...b, ...changed, updated_at: now });
   });
 }
@@ -249,11 +235,11 @@ export async function archiveBundle(
   clock: Clock,
 ): Promise<Bundle> {
   return db.transaction(async (tx) => {
-    const b = await findBundle(tx, workspaceId, bundleId, { forUpdate: true });
+    const b = await repos(tx).bundles.findBundle(workspaceId, bundleId, { forUpdate: true });
     if (!b) throw errors.notFound('Bundle');
     if (b.archived_at !== null) return toBundle(b);
     const now = clock();
-    await updateBundle(tx, bundleId, { archived_at: now }, now);
+    await repos(tx).bundles.updateBundle(bundleId, { archived_at: now }, now);
     return toBundle({ ...b, archived_at: now, updated_at: now });
   });
 }

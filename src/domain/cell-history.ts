@@ -1,7 +1,5 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { type CellEventRow, listCellEvents } from '../infra/repos/cell-events.ts';
-import { type CellFactRow, listCellFacts } from '../infra/repos/cell-facts.ts';
-import { cellInTable } from '../infra/repos/cell-overrides.ts';
+import { type CellEventRow, type CellFactRow, repos } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 
 /** interface.md 2.5. */
@@ -81,17 +79,17 @@ export function toCellFact(f: CellFactRow): CellFact {
 }
 
 async function requireCell(db: Queryable, tableId: string, cellId: string): Promise<void> {
-  if (!(await cellInTable(db, tableId, cellId))) throw errors.notFound('Cell');
+  if (!(await repos(db).cellOverrides.cellInTable(tableId, cellId))) throw errors.notFound('Cell');
 }
 
 /** The cell's append-only log, oldest first. */
 export async function listEventsOfCell(db: Queryable, tableId: string, cellId: string): Promise<CellEvent[]> {
   await requireCell(db, tableId, cellId);
-  return (await listCellEvents(db, cellId)).map(toCellEvent);
+  return (await repos(db).cellEvents.listCellEvents(cellId)).map(toCellEvent);
 }
 
 /** The per-document workings of the cell's latest answer, by sortOrder. */
 export async function listFactsOfCell(db: Queryable, tableId: string, cellId: string): Promise<CellFact[]> {
   await requireCell(db, tableId, cellId);
-  return (await listCellFacts(db, cellId)).map(toCellFact);
+  return (await repos(db).cellFacts.listCellFacts(cellId)).map(toCellFact);
 }

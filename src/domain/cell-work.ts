@@ -2,22 +2,15 @@ import type { AnswerValue, Citation, EngineAnswer, Fact } from '../engine/types.
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { type CellFactRow, replaceCellFacts } from '../infra/repos/cell-facts.ts';
 import {
+  type CellFactRow,
   type ClaimedCell,
-  claimCells,
   type EndedCell,
-  extendCellLeases,
-  lockClaimedCells,
-  markCellsEnded,
-  markCellsStarted,
-  requeueCells,
+  repos,
   type StartedCell,
-} from '../infra/repos/cell-queue.ts';
-import { heldTotal } from '../infra/repos/holds.ts';
-import { listSubjectDocuments, type SubjectDocument } from '../infra/repos/run-subjects.ts';
-import { listUnsettledRuns, settleRuns } from '../infra/repos/runs.ts';
-import { findWorkspace, type WorkspaceRow } from '../infra/repos/workspaces.ts';
+  type SubjectDocument,
+  type WorkspaceRow,
+} from '../infra/repos/index.ts';
 import { cellPrice } from './cost.ts';
 import { currentMonthSpend, holdCredits, settleCredits } from './credits.ts';
 
@@ -77,12 +70,16 @@ export async function claimCellJobs(
 ): Promise<{ jobs: CellJob[]; claimed: number }> {
   const now = clock();
   const out = await db.transaction(async (tx) => {
-    const claimed = await claimCells(tx, opts.limit, now);
+    const claimed = await repos(tx).cellQueue.claimCells(opts.limit, now);
     if (claimed.length === 0) return { jobs: [], runIds: [], claimed: 0 };
     const fileIds = claimed.filter((c) => c.subject_type === 'file').map((c) => c.subject_id);
     const bundleIds = claimed.filter((c) => c.subject_type === 'bundle').map((c) => c.subject_id);
     const docs = new Map<string, SubjectDocument[]>();
-    for (const d of await listSubjectDocuments(tx, [...new Set(fileIds)], [...new Set(bundleIds)], now)) {
+    for (const d of await repos(tx).runSubjects.listSubjectDocuments(
+      [...new Set(fileIds)],
+      [...new Set(bundleIds)],
+      now,
+    )) {
       const list = docs.get(d.subject_id) ?? [];
       list.push(d);
       docs.set(d.subject_id, list);
@@ -154,10 +151,9 @@ export async function claimCellJobs(
         jobs.push(jobOf(c, holdIds[i]!, price, documents));
       });
     }
-    await markCellsStarted(tx, started, opts.claimId, now + opts.leaseMs, now);
-    await markCellsEnded(tx, stopped, now);
-    await replaceCellFacts(
-      tx,
+    await repos(tx).cellQueue.markCellsStarted(started, opts.claimId, now + opts.leaseMs, now);
+    await repos(tx).cellQueue.markCellsEnded(stopped, now);
+    await repos(tx).cellFacts.replaceCellFacts(
       stopped.map((s) => s.id),
       [],
     );
@@ -165,7 +161,7 @@ export async function claimCellJobs(
     return { jobs, runIds, claimed: claimed.length };
   });
   // Cells that ended here may have been their runs' last.
-  await settleRuns(db, out.runIds, clock());
+  await repos(db).runs.settleRuns(out.runIds, clock());
   return { jobs: out.jobs, claimed: out.claimed };
 }
 
@@ -185,12 +181,12 @@ async function lockBudgets(
 ): Promise<Map<string, Budget>> {
   const budgets = new Map<string, Budget>();
   for (const id of [...new Set(claimed.map((c) => c.workspace_id))].sort()) {
-    const w = await findWorkspace(tx, id, { forUpdate: true });
+    const w = await repos(tx).workspaces.findWorkspace(id, { forUpdate: true });
     if (!w) continue;
     budgets.set(id, {
       workspace: w,
       balance: w.balance,
-      spent: currentMonthSpend(w, now) + (await heldTotal(tx, id)),
+      spent: currentMonthSpend(w, now) + (await repos(tx).holds.heldTotal(id)),
       cap: w.spend_cap,
     });
   }
@@ -233,8 +229,7 @@ export async function finishCellJobs(
 ): Promise<string[]> {
   const now = clock();
   const runIds = await db.transaction(async (tx) => {
-    const mine = await lockClaimedCells(
-      tx,
+    const mine = await repos(tx).cellQueue.lockClaimedCells(
       claimId,
       outcomes.map((o) => o.job.cellId),
     );
@@ -264,15 +259,14 @@ export async function finishCellJobs(
     }
     await settleCredits(tx, capture, 'captured', now);
     await settleCredits(tx, release, 'released', now);
-    await markCellsEnded(tx, done, now);
-    await replaceCellFacts(
-      tx,
+    await repos(tx).cellQueue.markCellsEnded(done, now);
+    await repos(tx).cellFacts.replaceCellFacts(
       done.map((d) => d.id),
       facts,
     );
     return [...new Set(mine.map((c) => c.run_id))];
   });
-  await settleRuns(db, runIds, clock());
+  await repos(db).runs.settleRuns(runIds, clock());
   return runIds;
 }
 
@@ -316,7 +310,7 @@ export function renewCellLeases(
   leaseMs: number,
   now: number,
 ): Promise<number> {
-  return extendCellLeases(db, claimId, now + leaseMs);
+  return repos(db).cellQueue.extendCellLeases(claimId, now + leaseMs);
 }
 
 /** A worker stopping politely: its started cells go back to the queue and their holds back to the balance. */
@@ -328,15 +322,14 @@ export async function handBackCells(
 ): Promise<void> {
   if (cellIds.length === 0) return;
   await db.transaction(async (tx) => {
-    const mine = await lockClaimedCells(tx, claimId, cellIds);
+    const mine = await repos(tx).cellQueue.lockClaimedCells(claimId, cellIds);
     await settleCredits(
       tx,
       mine.flatMap((c) => (c.hold_id ? [c.hold_id] : [])),
       'released',
       now,
     );
-    await requeueCells(
-      tx,
+    await repos(tx).cellQueue.requeueCells(
       mine.map((c) => c.id),
       now,
     );
@@ -345,5 +338,5 @@ export async function handBackCells(
 
 /** Finishes runs whose settle was lost (a crash between a cell's commit and its settle). */
 export async function settleStrayRuns(db: Database, now: number): Promise<void> {
-  await settleRuns(db, await listUnsettledRuns(db, 100), now);
+  await repos(db).runs.settleRuns(await repos(db).runs.listUnsettledRuns(100), now);
 }

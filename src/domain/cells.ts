@@ -1,5 +1,5 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { type CellWithStale, listCellsWithStale } from '../infra/repos/cells.ts';
+import { type CellWithStale, repos } from '../infra/repos/index.ts';
 
 export interface Cell {
   id: string;
@@ -42,5 +42,5 @@ export function toCell(c: CellWithStale): Cell {
 }
 
 export async function listTableCells(db: Queryable, tableId: string): Promise<Cell[]> {
-  return (await listCellsWithStale(db, tableId)).map(toCell);
+  return (await repos(db).cells.listCellsWithStale(tableId)).map(toCell);
 }

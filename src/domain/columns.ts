@@ -1,15 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import {
-  type ColumnRow,
-  findColumn,
-  insertColumn,
-  listColumns,
-  nextColumnSortOrder,
-  updateColumn,
-} from '../infra/repos/columns.ts';
-import { findTable } from '../infra/repos/tables.ts';
+import { type ColumnRow, repos } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 import { lockLiveTable } from './tables.ts';
 
@@ -78,7 +70,7 @@ export function bumpsVersion(before: Pick<ColumnRow, 'prompt' | 'output_type'>, 
 }
 
 export async function listTableColumns(db: Queryable, tableId: string): Promise<Column[]> {
-  return (await listColumns(db, tableId)).map(toColumn);
+  return (await repos(db).columns.listColumns(tableId)).map(toColumn);
 }
 
 /** Free, and creates no cells (4.2). */
@@ -101,13 +93,13 @@ export async function createColumn(
       config: input.config ?? null,
       is_compositional: input.isCompositional ?? false,
       credit_rate: input.creditRate ?? 4,
-      sort_order: input.sortOrder ?? (await nextColumnSortOrder(tx, tableId)),
+      sort_order: input.sortOrder ?? (await repos(tx).columns.nextColumnSortOrder(tableId)),
       version: 1,
       archived_at: null,
       created_at: now,
       updated_at: now,
     };
-    await insertColumn(tx, row);
+    await repos(tx).columns.insertColumn(row);
     return toColumn(row);
   });
 }
@@ -122,7 +114,7 @@ export async function patchColumn(
 ): Promise<Column> {
   return db.transaction(async (tx) => {
     await lockLiveTable(tx, workspaceId, tableId);
-    const c = await findColumn(tx, tableId, columnId, { forUpdate: true });
+    const c = await repos(tx).columns.findColumn(tableId, columnId, { forUpdate: true });
     if (!c) throw errors.notFound('Column');
     if (c.archived_at !== null) throw errors.badRequest('Column is archived and can no longer be changed.');
     const changed: Partial<ColumnRow> = {};
@@ -140,7 +132,7 @@ export async function patchColumn(
     if (Object.keys(changed).length === 0) return toColumn(c);
     if (bumpsVersion(c, patch)) changed.version = c.version + 1;
     const now = clock();
-    await updateColumn(tx, columnId, changed, now);
+    await repos(tx).columns.updateColumn(columnId, changed, now);
     return toColumn({ ...c, ...changed, updated_at: now });
   });
 }
@@ -154,11 +146,11 @@ export async function archiveColumn(
   clock: Clock,
 ): Promise<Column> {
   return db.transaction(async (tx) => {
-    const c = await findColumn(tx, tableId, columnId, { forUpdate: true });
-    if (!c || !(await findTable(tx, workspaceId, tableId))) throw errors.notFound('Column');
+    const c = await repos(tx).columns.findColumn(tableId, columnId, { forUpdate: true });
+    if (!c || !(await repos(tx).tables.findTable(workspaceId, tableId))) throw errors.notFound('Column');
     if (c.archived_at !== null) return toColumn(c);
     const now = clock();
-    await updateColumn(tx, columnId, { archived_at: now }, now);
+    await repos(tx).columns.updateColumn(columnId, { archived_at: now }, now);
     return toColumn({ ...c, archived_at: now, updated_at: now });
   });
 }

@@ -1,8 +1,6 @@
 import type { Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { type HoldRow, insertHolds, settleHolds } from '../infra/repos/holds.ts';
-import { insertLedgerRow, insertLedgerRows, type LedgerRow } from '../infra/repos/ledger.ts';
-import { findWorkspace, updateWorkspace, type WorkspaceRow } from '../infra/repos/workspaces.ts';
+import { type HoldRow, type LedgerRow, repos, type WorkspaceRow } from '../infra/repos/index.ts';
 import { spendMonth } from './clock.ts';
 import { errors } from './errors.ts';
 
@@ -31,7 +29,7 @@ export function currentMonthSpend(w: Pick<WorkspaceRow, 'month_spend' | 'spend_m
  * the state change that caused it commit or roll back together. Returns the workspace after.
  */
 export async function changeBalance(tx: Queryable, change: CreditChange, now: number): Promise<WorkspaceRow> {
-  const w = await findWorkspace(tx, change.workspaceId, { forUpdate: true });
+  const w = await repos(tx).workspaces.findWorkspace(change.workspaceId, { forUpdate: true });
   if (!w) throw errors.notFound('Workspace');
   let amount = change.amount;
   if (w.balance + amount < 0) {
@@ -41,9 +39,13 @@ export async function changeBalance(tx: Queryable, change: CreditChange, now: nu
   const balance = w.balance + amount;
   const month = spendMonth(now);
   const monthSpend = currentMonthSpend(w, now) + (change.isSpend ? -amount : 0);
-  await updateWorkspace(tx, w.id, { balance, month_spend: monthSpend, spend_month: month }, now);
+  await repos(tx).workspaces.updateWorkspace(
+    w.id,
+    { balance, month_spend: monthSpend, spend_month: month },
+    now,
+  );
   if (amount !== 0) {
-    await insertLedgerRow(tx, {
+    await repos(tx).ledger.insertLedgerRow({
       id: newId('ledg'),
       workspace_id: w.id,
       amount,
@@ -90,9 +92,9 @@ export async function holdCredits(
     ledger.push(ledgerRow(w.id, -it.amount, balance, 'cell_hold', id, now));
   }
   if (holds.length === 0) return [];
-  await insertHolds(tx, holds);
-  await updateWorkspace(tx, w.id, { balance }, now);
-  await insertLedgerRows(tx, ledger);
+  await repos(tx).holds.insertHolds(holds);
+  await repos(tx).workspaces.updateWorkspace(w.id, { balance }, now);
+  await repos(tx).ledger.insertLedgerRows(ledger);
   return holds.map((h) => h.id);
 }
 
@@ -108,12 +110,12 @@ export async function settleCredits(
   state: 'captured' | 'released',
   now: number,
 ): Promise<HoldRow[]> {
-  const moved = await settleHolds(tx, holdIds, state, now);
+  const moved = await repos(tx).holds.settleHolds(holdIds, state, now);
   const byWorkspace = new Map<string, HoldRow[]>();
   for (const h of moved) byWorkspace.set(h.workspace_id, [...(byWorkspace.get(h.workspace_id) ?? []), h]);
   for (const id of [...byWorkspace.keys()].sort()) {
     const holds = byWorkspace.get(id)!;
-    const w = await findWorkspace(tx, id, { forUpdate: true });
+    const w = await repos(tx).workspaces.findWorkspace(id, { forUpdate: true });
     if (!w) throw errors.notFound('Workspace');
     let balance = w.balance;
     const ledger: LedgerRow[] = [];
@@ -132,16 +134,15 @@ export async function settleCredits(
     }
     if (state === 'captured') {
       const total = holds.reduce((sum, h) => sum + h.amount, 0);
-      await updateWorkspace(
-        tx,
+      await repos(tx).workspaces.updateWorkspace(
         id,
         { month_spend: currentMonthSpend(w, now) + total, spend_month: spendMonth(now) },
         now,
       );
     } else {
-      await updateWorkspace(tx, id, { balance }, now);
+      await repos(tx).workspaces.updateWorkspace(id, { balance }, now);
     }
-    await insertLedgerRows(tx, ledger);
+    await repos(tx).ledger.insertLedgerRows(ledger);
   }
   return moved;
 }

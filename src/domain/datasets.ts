@@ -1,5 +1,5 @@
 import type { Database } from '../infra/db/database.ts';
-import { expireReadableFile, type FileRow } from '../infra/repos/files.ts';
+import { type FileRow, repos } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 import { listFiles, type Paging } from './files.ts';
 
@@ -33,7 +33,7 @@ export async function expireDataset(
   id: string,
   now: number,
 ): Promise<FileRow> {
-  const f = await expireReadableFile(db, workspaceId, id, now);
+  const f = await repos(db).files.expireReadableFile(workspaceId, id, now);
   if (!f) throw errors.notFound(DATASET);
   return f;
 }

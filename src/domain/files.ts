@@ -3,19 +3,13 @@ import type { Database } from '../infra/db/database.ts';
 import { enqueue } from '../infra/queue.ts';
 import {
   FILE_SORT_COLUMNS,
-  type FileRow,
-  findReadableFile,
-  listReadableFiles,
-  markFilesDeleted,
-} from '../infra/repos/files.ts';
-import {
   type FileItemRow,
-  findItem,
+  type FileRow,
   ITEM_SORT_COLUMNS,
   ITEM_UPLOAD_ORDER,
   type ItemRow,
-  listItems,
-} from '../infra/repos/items.ts';
+  repos,
+} from '../infra/repos/index.ts';
 import type { TaskKind } from '../infra/task-kinds.ts';
 import { errors } from './errors.ts';
 import { clampLifetime, mintShare, SHARE_DEFAULT_SECONDS, type Share } from './share-tokens.ts';
@@ -170,8 +164,7 @@ export async function listFiles(
   const paging = clampPaging(q);
   const fields = sortFields(q.sort, FILE_SORT_COLUMNS);
   const sort = fields.length > 0 ? fields : ['-createdAt'];
-  const { rows, total } = await listReadableFiles(
-    db,
+  const { rows, total } = await repos(db).files.listReadableFiles(
     workspaceId,
     {
       types: parseTypes(q.types),
@@ -191,7 +184,7 @@ export async function getFile(
   now: number,
   noun = 'File',
 ): Promise<FileRow> {
-  const f = await findReadableFile(db, workspaceId, fileId, now);
+  const f = await repos(db).files.findReadableFile(workspaceId, fileId, now);
   if (!f) throw errors.notFound(noun);
   return f;
 }
@@ -208,7 +201,7 @@ export async function listFileItems(
   const cols = parseCols(q.cols);
   await getFile(db, workspaceId, fileId, now, noun);
   const paging = clampPaging(q);
-  const res = await listItems(db, fileId, {
+  const res = await repos(db).items.listItems(fileId, {
     rows,
     cols,
     orderBy: orderBy(q.sort, ITEM_SORT_COLUMNS, `${ITEM_UPLOAD_ORDER}, id`),
@@ -226,7 +219,7 @@ export async function getFileItem(
   now: number,
 ): Promise<FileItemRow> {
   await getFile(db, workspaceId, fileId, now);
-  const item = await findItem(db, fileId, itemId);
+  const item = await repos(db).items.findItem(fileId, itemId);
   if (!item) throw errors.notFound('File item');
   return item;
 }
@@ -245,7 +238,7 @@ export async function deleteFiles(
   const unique = [...new Set(ids)];
   return db.transaction(async (tx) => {
     const now = clock();
-    const deleted = await markFilesDeleted(tx, workspaceId, unique, now);
+    const deleted = await repos(tx).files.markFilesDeleted(workspaceId, unique, now);
     if (deleted.length !== unique.length) {
       const missing = unique.filter((id) => !deleted.includes(id));
       throw errors.badRequest(`Not files of this workspace: ${missing.join(', ')}. Nothing was deleted.`);

@@ -1,5 +1,5 @@
 import type { Database } from '../infra/db/database.ts';
-import { countWorkspaces } from '../infra/repos/workspaces.ts';
+import { repos } from '../infra/repos/index.ts';
 import { createApiKey } from './api-keys.ts';
 import { createWorkspace } from './workspaces.ts';
 
@@ -19,7 +19,7 @@ export async function ensureDefaultWorkspace(
   credits: number,
   now: number,
 ): Promise<FirstRunResult | null> {
-  if ((await countWorkspaces(db)) > 0) return null;
+  if ((await repos(db).workspaces.countWorkspaces()) > 0) return null;
   const ws = await createWorkspace(db, { name: 'default', credits }, 'system:first-run', now);
   const key = await createApiKey(db, ws.id, { level: 'read_write' }, now);
   return { workspaceId: ws.id, keyId: key.id, key: key.key, credits: ws.balance };

@@ -1,14 +1,7 @@
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { enqueue } from '../infra/queue.ts';
-import {
-  findWorkspaceJob,
-  insertJob,
-  JOB_SORT_COLUMNS,
-  type JobRow,
-  type JobStatus,
-  listWorkspaceJobs,
-} from '../infra/repos/jobs.ts';
+import { JOB_SORT_COLUMNS, type JobRow, type JobStatus, repos } from '../infra/repos/index.ts';
 import type { TaskKind } from '../infra/task-kinds.ts';
 import { errors } from './errors.ts';
 import { clampPaging, orderBy, type Paging, sortFields } from './files.ts';
@@ -37,7 +30,7 @@ export async function queueIngestJob(
     created_at: now,
     updated_at: now,
   };
-  await insertJob(tx, row);
+  await repos(tx).jobs.insertJob(row);
   await enqueue(tx, INGEST_TASK, row.id, now);
   return row;
 }
@@ -74,7 +67,7 @@ export function toJobView(j: JobRow, version: 'v1' | 'v2'): JobView {
 }
 
 export async function getJob(db: Database, workspaceId: string, jobId: string): Promise<JobRow> {
-  const j = await findWorkspaceJob(db, workspaceId, jobId);
+  const j = await repos(db).jobs.findWorkspaceJob(workspaceId, jobId);
   if (!j) throw errors.notFound('Job');
   return j;
 }
@@ -115,7 +108,7 @@ export async function listJobs(
   const paging = clampPaging(q);
   const fields = sortFields(q.sort, JOB_SORT_COLUMNS);
   const sort = fields.length > 0 ? fields : ['-createdAt'];
-  const { rows, total } = await listWorkspaceJobs(db, workspaceId, {
+  const { rows, total } = await repos(db).jobs.listWorkspaceJobs(workspaceId, {
     statuses,
     finishedAfter: now - FINISHED_JOBS_LISTED_MS,
     orderBy: orderBy(sort.join(','), JOB_SORT_COLUMNS, 'created_at DESC, id'),

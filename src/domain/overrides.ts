@@ -1,13 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { appendCellEvent } from '../infra/repos/cell-events.ts';
-import {
-  type CellForOverride,
-  lockCellForOverride,
-  updateCellOverride,
-} from '../infra/repos/cell-overrides.ts';
-import { findCellWithStale } from '../infra/repos/cells.ts';
+import { type CellForOverride, repos } from '../infra/repos/index.ts';
 import { type Cell, toCell } from './cells.ts';
 import { OUTPUT_TYPES } from './columns.ts';
 import { errors } from './errors.ts';
@@ -157,14 +151,14 @@ function refuseArchived(c: CellForOverride): void {
 
 async function lockCell(tx: Queryable, workspaceId: string, tableId: string, cellId: string) {
   await lockLiveTable(tx, workspaceId, tableId);
-  const c = await lockCellForOverride(tx, tableId, cellId);
+  const c = await repos(tx).cellOverrides.lockCellForOverride(tableId, cellId);
   if (!c) throw errors.notFound('Cell');
   refuseArchived(c);
   return c;
 }
 
 async function reread(tx: Queryable, tableId: string, cellId: string): Promise<Cell> {
-  const c = await findCellWithStale(tx, tableId, cellId);
+  const c = await repos(tx).cells.findCellWithStale(tableId, cellId);
   if (!c) throw errors.notFound('Cell');
   return toCell(c);
 }
@@ -238,8 +232,8 @@ async function writeOverride(
   data: Record<string, unknown>,
   now: number,
 ): Promise<void> {
-  await updateCellOverride(tx, cellId, override, now);
-  await appendCellEvent(tx, {
+  await repos(tx).cellOverrides.updateCellOverride(cellId, override, now);
+  await repos(tx).cellEvents.appendCellEvent({
     id: newId('rcev'),
     cell_id: cellId,
     type,

@@ -1,16 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { existingFileIds, findBundle } from '../infra/repos/bundles.ts';
-import {
-  archiveRow,
-  findRow,
-  findRowBySubject,
-  insertRow,
-  listRows,
-  nextRowSortOrder,
-  type RowRow,
-} from '../infra/repos/rows.ts';
+import { type RowRow, repos } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 import { lockLiveTable } from './tables.ts';
 
@@ -39,7 +30,7 @@ export function toRow(r: RowRow): Row {
 }
 
 export async function listTableRows(db: Queryable, tableId: string): Promise<Row[]> {
-  return (await listRows(db, tableId)).map(toRow);
+  return (await repos(db).rows.listRows(tableId)).map(toRow);
 }
 
 /** D2: the subject must exist in the workspace; the same subject twice returns the existing row. */
@@ -52,12 +43,12 @@ export async function addRow(
 ): Promise<Row> {
   return db.transaction(async (tx) => {
     await lockLiveTable(tx, workspaceId, tableId);
-    const existing = await findRowBySubject(tx, tableId, input.subjectType, input.subjectId);
+    const existing = await repos(tx).rows.findRowBySubject(tableId, input.subjectType, input.subjectId);
     if (existing) return toRow(existing);
     const exists =
       input.subjectType === 'file'
-        ? (await existingFileIds(tx, workspaceId, [input.subjectId], clock())).size === 1
-        : (await findBundle(tx, workspaceId, input.subjectId)) !== null;
+        ? (await repos(tx).bundles.existingFileIds(workspaceId, [input.subjectId], clock())).size === 1
+        : (await repos(tx).bundles.findBundle(workspaceId, input.subjectId)) !== null;
     if (!exists)
       throw errors.badRequest(
         `subjectId ${input.subjectId} is not a ${input.subjectType} of this workspace.`,
@@ -68,12 +59,12 @@ export async function addRow(
       table_id: tableId,
       subject_type: input.subjectType,
       subject_id: input.subjectId,
-      sort_order: input.sortOrder ?? (await nextRowSortOrder(tx, tableId)),
+      sort_order: input.sortOrder ?? (await repos(tx).rows.nextRowSortOrder(tableId)),
       archived_at: null,
       created_at: now,
       updated_at: now,
     };
-    await insertRow(tx, row);
+    await repos(tx).rows.insertRow(row);
     return toRow(row);
   });
 }
@@ -85,11 +76,11 @@ export async function archiveTableRow(
   clock: Clock,
 ): Promise<Row> {
   return db.transaction(async (tx) => {
-    const r = await findRow(tx, tableId, rowId);
+    const r = await repos(tx).rows.findRow(tableId, rowId);
     if (!r) throw errors.notFound('Row');
     if (r.archived_at !== null) return toRow(r);
     const now = clock();
-    await archiveRow(tx, rowId, now);
+    await repos(tx).rows.archiveRow(rowId, now);
     return toRow({ ...r, archived_at: now, updated_at: now });
   });
 }

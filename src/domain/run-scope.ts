@@ -1,4 +1,4 @@
-import type { SubjectRow } from '../infra/repos/run-subjects.ts';
+import type { SubjectRow } from '../infra/repos/index.ts';
 import { cellPrice } from './cost.ts';
 import { errors } from './errors.ts';
 

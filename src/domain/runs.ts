@@ -1,19 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { listOverriddenPairs, lockPairCells, queueCells } from '../infra/repos/cell-queue.ts';
-import { findColumn, listColumns } from '../infra/repos/columns.ts';
-import { listSubjectRows } from '../infra/repos/run-subjects.ts';
-import {
-  cancelRuns,
-  findRun,
-  insertRun,
-  listRuns,
-  type RunWithPending,
-  settleRuns,
-} from '../infra/repos/runs.ts';
-import { findTable } from '../infra/repos/tables.ts';
-import { findWorkspace } from '../infra/repos/workspaces.ts';
+import { type RunWithPending, repos } from '../infra/repos/index.ts';
 import { currentMonthSpend, settleCredits } from './credits.ts';
 import { type AppError, errors } from './errors.ts';
 import { resolveScope, type Scope, type ScopeRequest } from './run-scope.ts';
@@ -52,9 +40,9 @@ export function toRun(r: RunWithPending): Run {
 
 async function scopeOf(q: Queryable, tableId: string, req: ScopeRequest, now: number): Promise<Scope> {
   // One after another: q may be a transaction's single connection.
-  const rows = await listSubjectRows(q, tableId, now);
-  const columns = await listColumns(q, tableId);
-  const overridden = await listOverriddenPairs(q, tableId);
+  const rows = await repos(q).runSubjects.listSubjectRows(tableId, now);
+  const columns = await repos(q).columns.listColumns(tableId);
+  const overridden = await repos(q).cellQueue.listOverriddenPairs(tableId);
   return resolveScope(rows, columns, overridden, req);
 }
 
@@ -66,7 +54,7 @@ export async function previewRun(
   req: ScopeRequest,
   now: number,
 ): Promise<{ cost: number; cells: number; skippedRowIds: string[] }> {
-  const table = await findTable(db, workspaceId, tableId);
+  const table = await repos(db).tables.findTable(workspaceId, tableId);
   if (!table) throw errors.notFound('Table');
   if (table.archived_at !== null) throw errors.badRequest('Table is archived; it can no longer be run.');
   const scope = await scopeOf(db, tableId, req, now);
@@ -99,7 +87,7 @@ export async function queueRun(
   const scope = await scopeOf(tx, input.tableId, input, now);
   if (scope.targets.length === 0) return { queued: { kind: 'empty' }, scope, superseded: [] };
 
-  const w = await findWorkspace(tx, input.workspaceId);
+  const w = await repos(tx).workspaces.findWorkspace(input.workspaceId);
   if (!w) throw errors.notFound('Workspace');
   const spent = currentMonthSpend(w, now);
   if (w.spend_cap !== null && spent >= w.spend_cap) {
@@ -125,8 +113,7 @@ export async function queueRun(
   }
 
   const runId = newId('rrun');
-  const locked = await lockPairCells(
-    tx,
+  const locked = await repos(tx).cellQueue.lockPairCells(
     input.tableId,
     scope.targets.map((t) => t.rowId),
     scope.targets.map((t) => t.columnId),
@@ -141,15 +128,14 @@ export async function queueRun(
   await settleCredits(tx, dropped, 'released', now);
   // Queue positions keep a run's cells in row-major order, after every earlier run's.
   const base = now * 100_000;
-  const queued = await queueCells(
-    tx,
+  const queued = await repos(tx).cellQueue.queueCells(
     input.tableId,
     runId,
     scope.targets.map((t, i) => ({ ...t, id: newId('rcel'), queuePos: base + i })),
     now,
   );
   if (queued.length === 0) return { queued: { kind: 'empty' }, scope, superseded: [...superseded] };
-  await insertRun(tx, {
+  await repos(tx).runs.insertRun({
     id: runId,
     table_id: input.tableId,
     workspace_id: input.workspaceId,
@@ -180,19 +166,19 @@ export async function startRun(
     return res;
   });
   // Runs whose last pending cells this run took over are finished now.
-  await settleRuns(db, out.superseded, clock());
+  await repos(db).runs.settleRuns(out.superseded, clock());
   const skippedRowIds = out.scope.skippedRowIds;
   if (out.queued.kind !== 'started') return { run: null, cells: 0, skippedRowIds };
-  const run = await findRun(db, input.tableId, out.queued.runId);
+  const run = await repos(db).runs.findRun(input.tableId, out.queued.runId);
   return { run: run && toRun(run), cells: out.queued.cells, skippedRowIds };
 }
 
 export async function listTableRuns(db: Queryable, tableId: string): Promise<Run[]> {
-  return (await listRuns(db, tableId)).map(toRun);
+  return (await repos(db).runs.listRuns(tableId)).map(toRun);
 }
 
 export async function getRun(db: Queryable, tableId: string, runId: string): Promise<Run> {
-  const run = await findRun(db, tableId, runId);
+  const run = await repos(db).runs.findRun(tableId, runId);
   if (!run) throw errors.notFound('Run');
   return toRun(run);
 }
@@ -200,9 +186,9 @@ export async function getRun(db: Queryable, tableId: string, runId: string): Pro
 /** 3.1: an unfinished run becomes CANCELED; a finished one answers 409. */
 export async function cancelRun(db: Database, tableId: string, runId: string, clock: Clock): Promise<Run> {
   await db.transaction(async (tx) => {
-    const run = await findRun(tx, tableId, runId);
+    const run = await repos(tx).runs.findRun(tableId, runId);
     if (!run) throw errors.notFound('Run');
-    const canceled = await cancelRuns(tx, tableId, [runId], clock());
+    const canceled = await repos(tx).runs.cancelRuns(tableId, [runId], clock());
     if (canceled.length === 0) throw errors.conflict(`Run ${runId} already finished (${run.status}).`);
   });
   return getRun(db, tableId, runId);
@@ -214,7 +200,7 @@ export async function cancelAllRuns(
   tableId: string,
   clock: Clock,
 ): Promise<{ canceled: number; runs: Run[] }> {
-  const ids = await db.transaction((tx) => cancelRuns(tx, tableId, null, clock()));
+  const ids = await db.transaction((tx) => repos(tx).runs.cancelRuns(tableId, null, clock()));
   const set = new Set(ids);
   const runs = (await listTableRuns(db, tableId)).filter((r) => set.has(r.id));
   return { canceled: ids.length, runs };
@@ -226,6 +212,6 @@ export async function startColumnRun(
   input: { workspaceId: string; tableId: string; columnId: string; triggeredBy: string },
   clock: Clock,
 ): Promise<StartedRun> {
-  if (!(await findColumn(db, input.tableId, input.columnId))) throw errors.notFound('Column');
+  if (!(await repos(db).columns.findColumn(input.tableId, input.columnId))) throw errors.notFound('Column');
   return startRun(db, { ...input, columnIds: [input.columnId] }, clock);
 }

@@ -1,7 +1,6 @@
 import type { Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { findRowBySubject, insertRow, nextRowSortOrder } from '../infra/repos/rows.ts';
-import { lockStandingTables } from '../infra/repos/tables.ts';
+import { repos } from '../infra/repos/index.ts';
 import { AUTO_TRIGGER, queueRun } from './runs.ts';
 
 /**
@@ -18,20 +17,20 @@ export async function runStandingTables(
 ): Promise<{ started: string[]; superseded: string[] }> {
   const started: string[] = [];
   const superseded: string[] = [];
-  for (const table of await lockStandingTables(tx, file.workspace_id)) {
-    let row = await findRowBySubject(tx, table.id, 'file', file.id);
+  for (const table of await repos(tx).tables.lockStandingTables(file.workspace_id)) {
+    let row = await repos(tx).rows.findRowBySubject(table.id, 'file', file.id);
     if (!row) {
       row = {
         id: newId('rrow'),
         table_id: table.id,
         subject_type: 'file',
         subject_id: file.id,
-        sort_order: await nextRowSortOrder(tx, table.id),
+        sort_order: await repos(tx).rows.nextRowSortOrder(table.id),
         archived_at: null,
         created_at: now,
         updated_at: now,
       };
-      await insertRow(tx, row);
+      await repos(tx).rows.insertRow(row);
     }
     if (row.archived_at !== null) continue;
     const res = await queueRun(

@@ -1,6 +1,5 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { cellLayoutKey, listRowCellKeys, listRowCellsJson } from '../infra/repos/cells.ts';
-import type { TableFingerprint } from '../infra/repos/table-fingerprint.ts';
+import { repos, type TableFingerprint } from '../infra/repos/index.ts';
 import { listTableColumns } from './columns.ts';
 import { listTableRows } from './rows.ts';
 import { getTable } from './tables.ts';
@@ -54,13 +53,13 @@ export async function buildTableBody(
     head = Buffer.from(shell.slice(0, shell.length - TAIL.length));
   }
 
-  const cellsKey = await cellLayoutKey(tx, tableId);
-  const keys = await listRowCellKeys(tx, tableId);
+  const cellsKey = await repos(tx).cells.cellLayoutKey(tableId);
+  const keys = await repos(tx).cells.listRowCellKeys(tableId);
   const reusable: BodyLayout['rows'] = prev && prev.layout.cells === cellsKey ? prev.layout.rows : new Map();
   const changed = keys.filter((r) => reusable.get(r.id)?.k !== r.k).map((r) => r.id);
   const fresh = new Map<string, string>();
   if (changed.length > 0) {
-    for (const r of await listRowCellsJson(tx, tableId, changed)) if (r.j) fresh.set(r.id, r.j);
+    for (const r of await repos(tx).cells.listRowCellsJson(tableId, changed)) if (r.j) fresh.set(r.id, r.j);
   }
 
   // Sizes first, then one buffer written in place: no intermediate copies of 50 MB.

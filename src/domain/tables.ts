@@ -1,8 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { bumpActiveColumnVersions } from '../infra/repos/columns.ts';
-import { findTable, insertTable, listTables, type TableRow, updateTable } from '../infra/repos/tables.ts';
+import { repos, type TableRow } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 
 export interface Table {
@@ -26,7 +25,7 @@ export interface TableInput {
 
 /** Locks a table for a change; 404 when absent, 400 once archived (there is no un-archive). */
 export async function lockLiveTable(tx: Queryable, workspaceId: string, tableId: string): Promise<TableRow> {
-  const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
+  const t = await repos(tx).tables.findTable(workspaceId, tableId, { forUpdate: true });
   if (!t) throw errors.notFound('Table');
   if (t.archived_at !== null) throw errors.badRequest('Table is archived and can no longer be changed.');
   return t;
@@ -63,16 +62,16 @@ export async function createTable(
     created_at: now,
     updated_at: now,
   };
-  await insertTable(db, row);
+  await repos(db).tables.insertTable(row);
   return toTable(row);
 }
 
 export async function listWorkspaceTables(db: Database, workspaceId: string): Promise<Table[]> {
-  return (await listTables(db, workspaceId)).map(toTable);
+  return (await repos(db).tables.listTables(workspaceId)).map(toTable);
 }
 
 export async function getTable(db: Queryable, workspaceId: string, tableId: string): Promise<Table> {
-  const t = await findTable(db, workspaceId, tableId);
+  const t = await repos(db).tables.findTable(workspaceId, tableId);
   if (!t) throw errors.notFound('Table');
   return toTable(t);
 }
@@ -93,9 +92,9 @@ export async function patchTable(
     if (patch.locale !== undefined && patch.locale !== t.locale) changed.locale = patch.locale;
     if (Object.keys(changed).length === 0) return toTable(t);
     const now = clock();
-    await updateTable(tx, tableId, changed, now);
+    await repos(tx).tables.updateTable(tableId, changed, now);
     // The locale governs generated prose: every active column's answers go stale (3.2).
-    if (changed.locale !== undefined) await bumpActiveColumnVersions(tx, tableId, now);
+    if (changed.locale !== undefined) await repos(tx).columns.bumpActiveColumnVersions(tableId, now);
     return toTable({ ...t, ...changed, updated_at: now });
   });
 }
@@ -108,11 +107,11 @@ export async function archiveTable(
   clock: Clock,
 ): Promise<Table> {
   return db.transaction(async (tx) => {
-    const t = await findTable(tx, workspaceId, tableId, { forUpdate: true });
+    const t = await repos(tx).tables.findTable(workspaceId, tableId, { forUpdate: true });
     if (!t) throw errors.notFound('Table');
     if (t.archived_at !== null) return toTable(t);
     const now = clock();
-    await updateTable(tx, tableId, { archived_at: now }, now);
+    await repos(tx).tables.updateTable(tableId, { archived_at: now }, now);
     return toTable({ ...t, archived_at: now, updated_at: now });
   });
 }

@@ -1,4 +1,4 @@
-import type { Tier } from '../infra/repos/workspaces.ts';
+import type { Tier } from '../infra/repos/index.ts';
 
 const MB = 1024 * 1024;
 

@@ -3,15 +3,7 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
-import {
-  claimSessionsToSweep,
-  findUploadSession,
-  insertUploadSession,
-  markChunksDeleted,
-  transitionUploadSession,
-  type UploadPartRow,
-  type UploadSessionRow,
-} from '../infra/repos/upload-sessions.ts';
+import { repos, type UploadPartRow, type UploadSessionRow } from '../infra/repos/index.ts';
 import { AppError, errors } from './errors.ts';
 import { formatMb, SINGLE_REQUEST_BYTES } from './tiers.ts';
 import { resolveExpiry, uploadPreflight } from './uploads.ts';
@@ -92,7 +84,7 @@ export async function startUploadSession(
     created_at: now,
     updated_at: now,
   };
-  await insertUploadSession(db, row);
+  await repos(db).uploadSessions.insertUploadSession(row);
   return { key };
 }
 
@@ -128,7 +120,9 @@ export async function liveSession(
 ): Promise<UploadSessionRow> {
   if (!key) throw errors.badRequest('key is required.');
   const s =
-    key.length <= 128 ? await findUploadSession(q, workspaceId, hashSessionKey(key.trim()), opts) : null;
+    key.length <= 128
+      ? await repos(q).uploadSessions.findUploadSession(workspaceId, hashSessionKey(key.trim()), opts)
+      : null;
   if (!s) throw errors.badRequest('Unknown upload session: check the key, or start a new session.');
   const idle = s.last_activity_at < now - idleMs;
   if (s.state === 'open' && !idle) return s;
@@ -246,7 +240,15 @@ export interface SessionDeps {
 export async function abortUploadSession(deps: SessionDeps, workspaceId: string, key: string | undefined) {
   const now = deps.clock();
   const s = await liveSession(deps.db, workspaceId, key, deps.idleMs, now);
-  if (!(await transitionUploadSession(deps.db, s.id, 'open', 'aborted', now - deps.idleMs, now))) {
+  if (
+    !(await repos(deps.db).uploadSessions.transitionUploadSession(
+      s.id,
+      'open',
+      'aborted',
+      now - deps.idleMs,
+      now,
+    ))
+  ) {
     // Another request ended, aborted or expired it in between: report what it is now.
     await liveSession(deps.db, workspaceId, key, deps.idleMs, deps.clock());
     throw errors.badRequest('This upload session changed meanwhile; try again.');
@@ -257,7 +259,7 @@ export async function abortUploadSession(deps: SessionDeps, workspaceId: string,
 /** Deletes a finished session's chunks; when this fails the sweep tries again later. */
 export async function removeChunks(deps: Pick<SessionDeps, 'db' | 'blobs' | 'clock'>, sessionId: string) {
   await deps.blobs.deletePrefix(sessionFolder(sessionId));
-  await markChunksDeleted(deps.db, sessionId, deps.clock());
+  await repos(deps.db).uploadSessions.markChunksDeleted(sessionId, deps.clock());
 }
 
 /**
@@ -274,7 +276,7 @@ export async function sweepUploadSessions(
   let total = 0;
   let failure: unknown = null;
   for (;;) {
-    const ids = await claimSessionsToSweep(deps.db, now - idleMs, deps.clock(), BATCH);
+    const ids = await repos(deps.db).uploadSessions.claimSessionsToSweep(now - idleMs, deps.clock(), BATCH);
     for (const id of ids) {
       try {
         await removeChunks(deps, id);

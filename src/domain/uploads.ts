@@ -1,7 +1,5 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { type FileRow, insertFile } from '../infra/repos/files.ts';
-import type { JobRow } from '../infra/repos/jobs.ts';
-import { findWorkspace, type Tier } from '../infra/repos/workspaces.ts';
+import { type FileRow, type JobRow, repos, type Tier } from '../infra/repos/index.ts';
 import { errors } from './errors.ts';
 import { queueIngestJob } from './jobs.ts';
 import { formatMb, SINGLE_REQUEST_BYTES, TIER_LIMITS } from './tiers.ts';
@@ -18,7 +16,7 @@ export async function uploadPreflight(
   workspaceId: string,
   via: 'request' | 'url',
 ): Promise<{ tier: Tier; maxBytes: number; describe: string }> {
-  const w = await findWorkspace(q, workspaceId);
+  const w = await repos(q).workspaces.findWorkspace(workspaceId);
   if (!w) throw errors.notFound('Workspace');
   if (w.balance < 1) {
     throw errors.paymentRequired('Insufficient credits: ingest costs 1 credit per page.', {
@@ -74,7 +72,7 @@ export async function registerFile(
   job: { type: JobRow['type']; apiVersion: JobRow['api_version']; status: 'NOT_STARTED' | 'IN_PROGRESS' },
   now: number,
 ): Promise<JobRow> {
-  await insertFile(tx, {
+  await repos(tx).files.insertFile({
     id: f.id,
     workspace_id: f.workspaceId,
     type: f.type,

@@ -1,6 +1,5 @@
 import type { Database } from '../infra/db/database.ts';
-import { findReadableFile } from '../infra/repos/files.ts';
-import { findFileJobs, type JobRow } from '../infra/repos/jobs.ts';
+import { type JobRow, repos } from '../infra/repos/index.ts';
 import { DATASET } from './datasets.ts';
 import { errors } from './errors.ts';
 import { queueIngestJob } from './jobs.ts';
@@ -19,9 +18,9 @@ export async function requestVectorize(
   now: number,
 ): Promise<JobRow> {
   return db.transaction(async (tx) => {
-    const file = await findReadableFile(tx, workspaceId, datasetId, now, { forUpdate: true });
+    const file = await repos(tx).files.findReadableFile(workspaceId, datasetId, now, { forUpdate: true });
     if (!file) throw errors.notFound(DATASET);
-    const earlier = await findFileJobs(tx, file.id, 'vectorize');
+    const earlier = await repos(tx).jobs.findFileJobs(file.id, 'vectorize');
     if (earlier.some((j) => j.status === 'SUCCESS'))
       throw errors.badRequest('This dataset is already vectorized: a vectorize job succeeded for it.');
     const running = earlier.find((j) => j.status !== 'ERROR');

@@ -1,13 +1,7 @@
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import {
-  findWorkspace,
-  insertWorkspace,
-  type Tier,
-  updateWorkspace,
-  type WorkspaceRow,
-} from '../infra/repos/workspaces.ts';
+import { repos, type Tier, type WorkspaceRow } from '../infra/repos/index.ts';
 import { spendMonth } from './clock.ts';
 import { changeBalance, currentMonthSpend } from './credits.ts';
 import { errors } from './errors.ts';
@@ -64,7 +58,7 @@ export async function createWorkspace(
     updated_at: now,
   };
   return db.transaction(async (tx) => {
-    await insertWorkspace(tx, row);
+    await repos(tx).workspaces.insertWorkspace(row);
     const credits = input.credits ?? 0;
     const after =
       credits > 0
@@ -75,7 +69,7 @@ export async function createWorkspace(
 }
 
 export async function getWorkspace(db: Database, id: string, now: number): Promise<Workspace> {
-  const w = await findWorkspace(db, id);
+  const w = await repos(db).workspaces.findWorkspace(id);
   if (!w) throw errors.notFound('Workspace');
   return toWorkspace(w, now);
 }
@@ -87,11 +81,15 @@ export async function patchWorkspace(
   clock: Clock,
 ): Promise<Workspace> {
   return db.transaction(async (tx) => {
-    const w = await findWorkspace(tx, id, { forUpdate: true });
+    const w = await repos(tx).workspaces.findWorkspace(id, { forUpdate: true });
     if (!w) throw errors.notFound('Workspace');
     const now = clock();
-    await updateWorkspace(tx, id, { name: patch.name, tier: patch.tier, spend_cap: patch.spendCap }, now);
-    return toWorkspace((await findWorkspace(tx, id))!, now);
+    await repos(tx).workspaces.updateWorkspace(
+      id,
+      { name: patch.name, tier: patch.tier, spend_cap: patch.spendCap },
+      now,
+    );
+    return toWorkspace((await repos(tx).workspaces.findWorkspace(id))!, now);
   });
 }
 

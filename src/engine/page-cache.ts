@@ -1,5 +1,5 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { loadEnginePages } from '../infra/repos/engine-pages.ts';
+import { repos } from '../infra/repos/index.ts';
 import type { EnginePage } from './types.ts';
 
 /**
@@ -39,7 +39,7 @@ export class PageCache {
       out.set(id, pages);
     }
     if (missing.length > 0) {
-      for (const [id, pages] of await loadEnginePages(this.db, missing)) {
+      for (const [id, pages] of await repos(this.db).enginePages.loadEnginePages(missing)) {
         if (!this.pages.has(id)) this.held += pages.length;
         this.pages.set(id, pages);
         out.set(id, pages);

@@ -17,6 +17,8 @@ export interface Config {
   readonly shareSecret: string | null;
   readonly publicUrl: string;
   readonly rateLimitPerMin: number;
+  /** A query slower than this is logged (warn) by its name; 0 turns it off. */
+  readonly slowQueryMs: number;
   readonly logLevel: LogLevel;
   readonly initialCredits: number;
   readonly blob: BlobConfig;
@@ -120,6 +122,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'RATE_LIMIT_PER_MIN',
     defaultValue: '600',
     description: 'Requests per minute per API key (per process); 0 disables the limit.',
+  },
+  {
+    name: 'SLOW_QUERY_MS',
+    defaultValue: '1000',
+    description:
+      'A database query slower than this many milliseconds is logged (warn) with its name (`<aggregate>.<function>`), never its parameters; 0 turns it off.',
   },
   {
     name: 'LOG_LEVEL',
@@ -323,6 +331,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const dbPoolSize = int('DB_POOL_SIZE', 10, 1, 500);
   const rateLimitPerMin = int('RATE_LIMIT_PER_MIN', 600, 0, 1_000_000);
   const initialCredits = int('INITIAL_CREDITS', 1000, 0, 1_000_000_000);
+  const slowQueryMs = int('SLOW_QUERY_MS', 1000, 0, 3_600_000);
 
   const databaseUrl = str('DATABASE_URL');
   if (databaseUrl !== null && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
@@ -448,6 +457,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     shareSecret,
     publicUrl,
     rateLimitPerMin,
+    slowQueryMs,
     logLevel,
     initialCredits,
     blob,

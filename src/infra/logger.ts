@@ -1,5 +1,6 @@
 import type { LoggerOptions } from 'pino';
 import type { LogLevel } from './config.ts';
+import { reportSlowQueries } from './db/named-query.ts';
 
 /** Query parameters whose values are credentials (share tokens) and must never reach a log. */
 const SECRET_PARAMS = /([?&](?:token|key|secret)=)[^&#]*/gi;
@@ -31,4 +32,10 @@ export function loggerOptions(level: LogLevel): LoggerOptions {
       }),
     },
   };
+}
+
+/** Slow queries are logged by name and duration only: parameters may hold user data. */
+export function logSlowQueries(thresholdMs: number, log: { warn(obj: object, msg: string): void }): void {
+  if (thresholdMs <= 0) return;
+  reportSlowQueries(thresholdMs, (query, ms) => log.warn({ query, ms: Math.round(ms) }, 'slow query'));
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from './db/database.ts';
+import { query } from './db/named-query.ts';
 import { newId } from './ids.ts';
 import type { TaskKind } from './task-kinds.ts';
 
@@ -30,11 +31,52 @@ export async function enqueue(
   runAfter = now,
 ): Promise<string> {
   const id = newId('task');
-  await q.query(
+  await query(
+    q,
+    'queue.enqueue',
     'INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $3, $4, 0, $5)',
     [id, kind, refId, runAfter, now],
   );
   return id;
+}
+
+/**
+ * A recurring task is one row under a fixed id: however many workers start, there is one,
+ * and a dead worker's lease on it runs out like any other. Inserting it again is a no-op.
+ */
+export async function ensureRecurringTask(
+  q: Queryable,
+  kind: TaskKind,
+  now: number,
+  runAfter: number,
+): Promise<void> {
+  await query(
+    q,
+    'queue.ensureRecurringTask',
+    `INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $2, $3, 0, $4)
+     ON CONFLICT (id) DO NOTHING`,
+    [recurringTaskId(kind), kind, runAfter, now],
+  );
+}
+
+export function recurringTaskId(kind: TaskKind): string {
+  return `task_every_${kind}`;
+}
+
+/** Hands a recurring task back for its next beat, with a fresh count of attempts. */
+export async function rescheduleTask(
+  q: Queryable,
+  id: string,
+  workerId: string,
+  runAfter: number,
+): Promise<void> {
+  await query(
+    q,
+    'queue.rescheduleTask',
+    `UPDATE tasks SET locked_by = NULL, lease_until = NULL, run_after = $3, attempts = 0, last_error = NULL
+      WHERE id = $1 AND locked_by = $2`,
+    [id, workerId, runAfter],
+  );
 }
 
 /** Takes the oldest ready task whose lease is free or has run out (a dead worker's task). */
@@ -45,7 +87,9 @@ export async function claimTask(
   leaseMs: number,
   now: number,
 ): Promise<Task | null> {
-  const rows = await q.query<Task>(
+  const rows = await query<Task>(
+    q,
+    'queue.claimTask',
     `UPDATE tasks SET locked_by = $1, lease_until = $2, attempts = attempts + 1
       WHERE id = (
         SELECT id FROM tasks
@@ -67,7 +111,9 @@ export async function extendLease(
   leaseMs: number,
   now: number,
 ): Promise<boolean> {
-  const rows = await q.query(
+  const rows = await query(
+    q,
+    'queue.extendLease',
     'UPDATE tasks SET lease_until = $3 WHERE id = $1 AND locked_by = $2 RETURNING id',
     [id, workerId, now + leaseMs],
   );
@@ -75,7 +121,7 @@ export async function extendLease(
 }
 
 export async function completeTask(q: Queryable, id: string, workerId: string): Promise<void> {
-  await q.query('DELETE FROM tasks WHERE id = $1 AND locked_by = $2', [id, workerId]);
+  await query(q, 'queue.completeTask', 'DELETE FROM tasks WHERE id = $1 AND locked_by = $2', [id, workerId]);
 }
 
 export async function retryTask(
@@ -86,7 +132,9 @@ export async function retryTask(
   error: string,
   now: number,
 ): Promise<void> {
-  await q.query(
+  await query(
+    q,
+    'queue.retryTask',
     `UPDATE tasks SET locked_by = NULL, lease_until = NULL, run_after = $3, last_error = $4
       WHERE id = $1 AND locked_by = $2`,
     [id, workerId, now + delayMs, error.slice(0, 2000)],
@@ -110,7 +158,9 @@ export async function failUnknownTasks(
   kinds: readonly TaskKind[],
   now: number,
 ): Promise<Array<{ id: string; kind: string; ref_id: string }>> {
-  return q.query<{ id: string; kind: string; ref_id: string }>(
+  return query<{ id: string; kind: string; ref_id: string }>(
+    q,
+    'queue.failUnknownTasks',
     `UPDATE tasks SET failed_at = $2, locked_by = NULL, lease_until = NULL,
             last_error = 'Unknown task kind "' || kind || '": no handler is registered for it, so the task was not run'
       WHERE failed_at IS NULL AND NOT (kind = ANY($1::text[])) AND created_at < $3

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { systemClock } from './clock.ts';
 import type { Config } from './config.ts';
 import type { Database } from './db/database.ts';
-import { getOrInsertSetting } from './repos/instance-settings.ts';
+import { repos } from './repos/index.ts';
 
 /**
  * SHARE_SECRET when set; otherwise generated once and kept: in DATA_DIR for the embedded
@@ -13,7 +13,8 @@ import { getOrInsertSetting } from './repos/instance-settings.ts';
 export async function resolveShareSecret(config: Config, db: Database): Promise<string> {
   if (config.shareSecret) return config.shareSecret;
   const candidate = randomBytes(32).toString('base64url');
-  if (db.kind === 'postgres') return getOrInsertSetting(db, 'share_secret', candidate, systemClock());
+  if (db.kind === 'postgres')
+    return repos(db).instanceSettings.getOrInsertSetting('share_secret', candidate, systemClock());
   const file = path.join(config.dataDir, 'share-secret');
   mkdirSync(config.dataDir, { recursive: true });
   try {

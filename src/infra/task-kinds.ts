@@ -9,6 +9,11 @@ export const TASK_KINDS = [
   'ingest',
   /** A deleted or expired file (domain/files.ts): remove its bytes and rows for good. */
   'file.purge',
+  /**
+   * The housekeeping beat (one recurring row for the whole deployment): expired files (3.4,
+   * D8) and idle upload sessions (4.8), so many workers never sweep at once.
+   */
+  'sweep',
 ] as const;
 
 export type TaskKind = (typeof TASK_KINDS)[number];
@@ -16,3 +21,6 @@ export type TaskKind = (typeof TASK_KINDS)[number];
 export function isTaskKind(kind: string): kind is TaskKind {
   return (TASK_KINDS as readonly string[]).includes(kind);
 }
+
+/** The recurring housekeeping task (see 'sweep' above). */
+export const SWEEP_TASK = 'sweep' satisfies TaskKind;

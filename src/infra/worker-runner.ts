@@ -6,8 +6,19 @@ type Logger = FastifyBaseLogger;
 import type { Clock } from './clock.ts';
 import type { Database } from './db/database.ts';
 import { LeasedLoop } from './leased-loop.ts';
-import { claimTask, completeTask, extendLease, failUnknownTasks, retryTask, type Task } from './queue.ts';
+import {
+  claimTask,
+  completeTask,
+  extendLease,
+  failUnknownTasks,
+  rescheduleTask,
+  retryTask,
+  type Task,
+} from './queue.ts';
 import { TASK_KINDS, type TaskKind } from './task-kinds.ts';
+
+/** Retries back off exponentially up to this wait (a recurring task may retry for ever). */
+const MAX_RETRY_DELAY_MS = 5 * 60 * 1000;
 
 export interface TaskContext {
   /** Aborted when the lease is lost or the runner stops: stop work, write nothing more. */
@@ -18,6 +29,8 @@ export interface TaskContext {
 
 export interface TaskHandler {
   run(refId: string, ctx: TaskContext): Promise<void>;
+  /** A recurring task: after each successful run it is handed back to run again this much later. */
+  repeatAfterMs?: number;
   /** After the last attempt failed: record the failure on the row the task points at. */
   giveUp?(refId: string, error: Error): Promise<void>;
   maxAttempts?: number;
@@ -126,7 +139,11 @@ export class WorkerRunner {
     }
     try {
       await handler.run(task.ref_id, { signal, attempt: task.attempts, log });
-      await completeTask(this.db, task.id, this.workerId);
+      if (handler.repeatAfterMs !== undefined) {
+        await rescheduleTask(this.db, task.id, this.workerId, this.opts.clock() + handler.repeatAfterMs);
+      } else {
+        await completeTask(this.db, task.id, this.workerId);
+      }
     } catch (err) {
       if (signal.aborted) return; // another worker owns it now, or we are stopping: leave the row be
       const error = err instanceof Error ? err : new Error(String(err));
@@ -141,7 +158,7 @@ export class WorkerRunner {
           this.db,
           task.id,
           this.workerId,
-          1000 * 2 ** task.attempts,
+          Math.min(1000 * 2 ** task.attempts, MAX_RETRY_DELAY_MS),
           error.message,
           this.opts.clock(),
         ).catch(() => {});

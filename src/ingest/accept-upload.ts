@@ -8,7 +8,7 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
-import type { JobRow } from '../infra/repos/jobs.ts';
+import type { JobRow } from '../infra/repos/index.ts';
 import { assertFetchableUrl } from './check-url.ts';
 import { detectFileType } from './detect-type.ts';
 import { originalKey } from './keys.ts';

@@ -13,8 +13,7 @@ import {
   type SessionDeps,
 } from '../domain/upload-sessions.ts';
 import { randomBase62 } from '../infra/ids.ts';
-import { storedBytes, touchUploadSession, upsertPart } from '../infra/repos/upload-sessions.ts';
-import { findWorkspace } from '../infra/repos/workspaces.ts';
+import { repos } from '../infra/repos/index.ts';
 import { multipartError } from './accept-upload.ts';
 import { spoolToFile, TooLargeError } from './spool.ts';
 
@@ -109,10 +108,10 @@ async function roomFor(
   const now = deps.clock();
   const session = await liveSession(deps.db, workspaceId, fields.key, deps.idleMs, now);
   const partNumber = parsePartNumber(fields.partNumber);
-  const w = await findWorkspace(deps.db, workspaceId);
+  const w = await repos(deps.db).workspaces.findWorkspace(workspaceId);
   if (!w) throw errors.notFound('Workspace');
   const ceiling = TIER_LIMITS[w.tier].uploadBytes;
-  const others = await storedBytes(deps.db, session.id, partNumber);
+  const others = await repos(deps.db).uploadSessions.storedBytes(session.id, partNumber);
   const left = ceiling - others;
   const refusal = () =>
     errors.badRequest(
@@ -166,15 +165,15 @@ async function commitPart(
     const now = deps.clock();
     // Row lock: appends to one session commit one at a time, so the running total is exact.
     const session = await liveSession(tx, workspaceId, fields.key, deps.idleMs, now, { forUpdate: true });
-    const w = await findWorkspace(tx, workspaceId);
+    const w = await repos(tx).workspaces.findWorkspace(workspaceId);
     const ceiling = TIER_LIMITS[w!.tier].uploadBytes;
-    const others = await storedBytes(tx, session.id, partNumber);
+    const others = await repos(tx).uploadSessions.storedBytes(session.id, partNumber);
     if (others + stored.size > ceiling) {
       throw errors.badRequest(
         `Upload refused by the plan's storage allocation: the ${w!.tier} tier allows ${formatMb(ceiling)} per file.`,
       );
     }
-    const old = await upsertPart(tx, {
+    const old = await repos(tx).uploadSessions.upsertPart({
       session_id: session.id,
       part_number: partNumber,
       etag: stored.etag,
@@ -182,7 +181,7 @@ async function commitPart(
       blob_key: stored.blobKey,
       created_at: now,
     });
-    await touchUploadSession(tx, session.id, now);
+    await repos(tx).uploadSessions.touchUploadSession(session.id, now);
     return old;
   });
   // The replaced part's bytes; if this fails they go with the session folder later.

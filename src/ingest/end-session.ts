@@ -15,13 +15,7 @@ import {
 } from '../domain/upload-sessions.ts';
 import { registerFile, uploadPreflight } from '../domain/uploads.ts';
 import { newId, randomBase62 } from '../infra/ids.ts';
-import type { JobRow } from '../infra/repos/jobs.ts';
-import {
-  listParts,
-  transitionUploadSession,
-  type UploadPartRow,
-  type UploadSessionRow,
-} from '../infra/repos/upload-sessions.ts';
+import { type JobRow, repos, type UploadPartRow, type UploadSessionRow } from '../infra/repos/index.ts';
 import { cleanName } from './accept-upload.ts';
 import { detectFileType } from './detect-type.ts';
 import { originalKey } from './keys.ts';
@@ -47,19 +41,34 @@ export async function endUploadSession(
   const pre = await uploadPreflight(deps.db, workspaceId, 'url');
   const expiresAt = expiryAt(pre.tier, session.expiry_in_days ?? undefined, now);
   // One request at a time may end a session: appends and aborts are refused from here on.
-  if (!(await transitionUploadSession(deps.db, session.id, 'open', 'ending', now - deps.idleMs, now))) {
+  if (
+    !(await repos(deps.db).uploadSessions.transitionUploadSession(
+      session.id,
+      'open',
+      'ending',
+      now - deps.idleMs,
+      now,
+    ))
+  ) {
     await liveSession(deps.db, workspaceId, fields.key, deps.idleMs, deps.clock());
     throw errors.badRequest('This upload session changed meanwhile; try again.');
   }
   let job: JobRow | null = null;
   try {
     // Read after the claim, so no append can slip in between the check and the assembly.
-    const parts = checkParts(listed, await listParts(deps.db, session.id), pre);
+    const parts = checkParts(listed, await repos(deps.db).uploadSessions.listParts(session.id), pre);
     job = await assembleAndRegister(deps, session, parts, expiresAt);
     return job;
   } finally {
     if (job) await removeChunks(deps, session.id).catch(() => {});
-    else await transitionUploadSession(deps.db, session.id, 'ending', 'open', 0, deps.clock());
+    else
+      await repos(deps.db).uploadSessions.transitionUploadSession(
+        session.id,
+        'ending',
+        'open',
+        0,
+        deps.clock(),
+      );
   }
 }
 
@@ -84,10 +93,14 @@ async function assembleAndRegister(
     return await deps.db.transaction(async (tx) => {
       const now = deps.clock();
       // Fails when the sweep expired the session meanwhile: then nothing is registered.
-      if (!(await transitionUploadSession(tx, session.id, 'ending', 'ended', 0, now, { fileId: id }))) {
+      if (
+        !(await repos(tx).uploadSessions.transitionUploadSession(session.id, 'ending', 'ended', 0, now, {
+          fileId: id,
+        }))
+      ) {
         throw errors.badRequest('This upload session expired while it was being ended; start a new session.');
       }
-      await tx.query('DELETE FROM upload_session_parts WHERE session_id = $1', [session.id]);
+      await repos(tx).uploadSessions.deleteParts(session.id);
       return registerFile(
         tx,
         {

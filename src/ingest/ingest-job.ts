@@ -5,12 +5,7 @@ import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
-import { findFileById, updateFile } from '../infra/repos/files.ts';
-import { donePages } from '../infra/repos/items.ts';
-import { findJob, type JobRow, updateJob } from '../infra/repos/jobs.ts';
-import { settleRuns } from '../infra/repos/runs.ts';
-import { countFileLexemes } from '../infra/repos/search-lexemes.ts';
-import { findWorkspace } from '../infra/repos/workspaces.ts';
+import { type JobRow, repos, transaction } from '../infra/repos/index.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
 import { type EmbeddingsClient, EmbeddingsError } from '../search/embeddings.ts';
 import { hashMissingPages } from '../search/image-rank.ts';
@@ -70,36 +65,40 @@ async function finish(
   fileReady: boolean | null = status === 'SUCCESS',
 ): Promise<void> {
   const auto = await deps.db.transaction(async (tx) => {
-    const job = await findJob(tx, jobId, { forUpdate: true });
+    const job = await repos(tx).jobs.findJob(jobId, { forUpdate: true });
     if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return null;
     const now = deps.clock();
-    await updateJob(tx, jobId, { status, status_text: statusText, finished_at: now }, now);
+    await repos(tx).jobs.updateJob(jobId, { status, status_text: statusText, finished_at: now }, now);
     if (fileReady === null) return null;
-    const file = await findFileById(tx, job.file_id, { forUpdate: true });
+    const file = await repos(tx).files.findFileById(job.file_id, { forUpdate: true });
     if (!file) return null;
     // A later job on a ready file (v1 vectorize of an extracted dataset) leaves it ready and
     // must not run its standing tables again: that would charge their cells twice.
     if (file.state === 'ready') return null;
-    await updateFile(tx, file.id, { state: fileReady ? 'ready' : 'failed' }, now);
+    await repos(tx).files.updateFile(file.id, { state: fileReady ? 'ready' : 'failed' }, now);
     return fileReady && file.deleted_at === null ? runStandingTables(tx, file, now) : null;
   });
   if (!auto) return;
-  await settleRuns(deps.db, auto.superseded, deps.clock());
+  await repos(deps.db).runs.settleRuns(auto.superseded, deps.clock());
   if (auto.started.length > 0) deps.notifyWork?.();
 }
 
 async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Promise<void> {
-  const job = await findJob(deps.db, jobId);
+  const job = await repos(deps.db).jobs.findJob(jobId);
   if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
-  const file = await findFileById(deps.db, job.file_id);
+  const file = await repos(deps.db).files.findFileById(job.file_id);
   if (!file || file.deleted_at !== null) {
     await finish(deps, jobId, 'ERROR', 'The file was deleted before processing finished.');
     return;
   }
-  const workspace = await findWorkspace(deps.db, job.workspace_id);
+  const workspace = await repos(deps.db).workspaces.findWorkspace(job.workspace_id);
   if (!workspace) return;
   const now = deps.clock();
-  await updateJob(deps.db, jobId, { status: 'IN_PROGRESS', started_at: job.started_at ?? now }, now);
+  await repos(deps.db).jobs.updateJob(
+    jobId,
+    { status: 'IN_PROGRESS', started_at: job.started_at ?? now },
+    now,
+  );
   // A vectorize job on a file already read (POST /v1/datasets/:id/vectorize) only adds vectors.
   if (job.type === 'vectorize' && file.state === 'ready') {
     await finishSearchIndex(deps, jobId, job.type, file.id, ctx.signal, false);
@@ -119,7 +118,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
     }
     if (pageCount === 0) throw new UserFacingError('The document has no pages.');
 
-    const done = await donePages(deps.db, file.id);
+    const done = await repos(deps.db).items.donePages(file.id);
     const todo = Array.from({ length: pageCount }, (_, i) => i + 1).filter((p) => !done.has(p));
     const produce = async (page: number): Promise<StoredPage> => {
       // A page that hangs the renderer (decompression bombs, cycles) ends its thread, not the job queue.
@@ -153,7 +152,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       }
     };
     const outOfCredits = async () => {
-      const after = (await donePages(deps.db, file.id)).size;
+      const after = (await repos(deps.db).items.donePages(file.id)).size;
       return new UserFacingError(
         `Out of credits after ${after} of ${pageCount} pages; the pages already read are kept. Add credits and upload again for the rest.`,
       );
@@ -200,7 +199,7 @@ async function finishSearchIndex(
   filePages: boolean,
 ): Promise<void> {
   // Word counts for search weights, and look hashes; if either fails, search does it later.
-  await countFileLexemes(deps.db, fileId).catch(() => false);
+  await transaction(deps.db, (r) => r.searchLexemes.countFileLexemes(fileId)).catch(() => false);
   await hashMissingPages(deps, [fileId], deps.clock()).catch(() => 0);
   if (type === 'vectorize' && deps.embeddings) {
     try {

@@ -3,8 +3,7 @@ import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
-import { type FileRow, updateFile } from '../infra/repos/files.ts';
-import type { Tier } from '../infra/repos/workspaces.ts';
+import { type FileRow, repos, type Tier } from '../infra/repos/index.ts';
 import { detectFileType } from './detect-type.ts';
 import { downloadToFile, UrlRefusedError } from './fetch-url.ts';
 import { originalKey, sourcePdfKey } from './keys.ts';
@@ -110,8 +109,7 @@ async function download(
   if ('refused' in detected) throw new UserFacingError(detected.refused);
   await deps.blobs.putFile(originalKey(file.id), dest, { contentType: detected.mime });
   const name = fetched.fileName ?? file.file_name;
-  await updateFile(
-    deps.db,
+  await repos(deps.db).files.updateFile(
     file.id,
     {
       type: IMAGE_MIME.has(detected.mime) ? 'image' : 'doc',

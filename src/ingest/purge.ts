@@ -3,7 +3,7 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { enqueue } from '../infra/queue.ts';
-import { claimExpiredFiles, findFileById, hardDeleteFile } from '../infra/repos/files.ts';
+import { repos } from '../infra/repos/index.ts';
 import type { TaskHandler } from '../infra/worker-runner.ts';
 import { fileFolder } from './keys.ts';
 
@@ -15,12 +15,12 @@ export function purgeHandler(deps: { db: Database; blobs: BlobStore; clock: Cloc
   return {
     maxAttempts: 10,
     async run(fileId) {
-      const file = await findFileById(deps.db, fileId);
+      const file = await repos(deps.db).files.findFileById(fileId);
       if (!file) return;
       const gone = file.deleted_at !== null || (file.expires_at !== null && file.expires_at <= deps.clock());
       if (!gone) return;
       await deps.blobs.deletePrefix(fileFolder(fileId));
-      await hardDeleteFile(deps.db, fileId);
+      await repos(deps.db).files.hardDeleteFile(fileId);
     },
   };
 }
@@ -35,7 +35,7 @@ export async function sweepExpired(db: Database, now: number, batch = 500): Prom
   let total = 0;
   for (;;) {
     const claimed = await db.transaction(async (tx) => {
-      const ids = await claimExpiredFiles(tx, now, batch);
+      const ids = await repos(tx).files.claimExpiredFiles(now, batch);
       for (const id of ids) await enqueue(tx, PURGE_TASK, id, now);
       return ids.length;
     });

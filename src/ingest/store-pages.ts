@@ -3,9 +3,7 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
-import { countPageDone, insertItems, insertPage } from '../infra/repos/items.ts';
-import type { JobRow } from '../infra/repos/jobs.ts';
-import { findWorkspace } from '../infra/repos/workspaces.ts';
+import { type JobRow, repos } from '../infra/repos/index.ts';
 import { pageKey } from './keys.ts';
 import type { PageOutput } from './page-worker.ts';
 
@@ -40,9 +38,9 @@ export async function storePages(
     let n = 0;
     for (const r of pages) {
       const now = deps.clock();
-      const w = await findWorkspace(tx, job.workspace_id, { forUpdate: true });
+      const w = await repos(tx).workspaces.findWorkspace(job.workspace_id, { forUpdate: true });
       if (!w || w.balance < 1) break;
-      const inserted = await insertPage(tx, {
+      const inserted = await repos(tx).items.insertPage({
         file_id: fileId,
         page: r.page,
         width: r.width,
@@ -60,8 +58,7 @@ export async function storePages(
         { workspaceId: job.workspace_id, amount: -1, reason: 'ingest_page', refId: job.id, isSpend: true },
         now,
       );
-      await insertItems(
-        tx,
+      await repos(tx).items.insertItems(
         views(r).map((v) => ({
           id: newId('dsx'),
           file_id: fileId,
@@ -73,7 +70,7 @@ export async function storePages(
           created_at: now,
         })),
       );
-      await countPageDone(tx, job.id, fileId, now);
+      await repos(tx).items.countPageDone(job.id, fileId, now);
     }
     return n;
   });

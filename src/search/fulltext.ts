@@ -1,5 +1,5 @@
 import type { Database } from '../infra/db/database.ts';
-import { countFileLexemes, queryLexemeStats, uncountedFiles } from '../infra/repos/search-lexemes.ts';
+import { repos, transaction } from '../infra/repos/index.ts';
 import type { RankedPage } from './fuse.ts';
 
 /** Query words beyond this many are ignored (a pasted paragraph must not cost seconds). */
@@ -95,7 +95,8 @@ export async function rankFullText(
   // A page read belongs to a file whose words were never counted (read before counting
   // existed, or its count failed): the workspace's files are counted, once, and the
   // question asked again with the right weights.
-  for (const id of await uncountedFiles(db, scope.workspaceId)) await countFileLexemes(db, id);
+  for (const id of await repos(db).searchLexemes.uncountedFiles(scope.workspaceId))
+    await transaction(db, (r) => r.searchLexemes.countFileLexemes(id));
   return (await rankOnce(db, scope, text, limit)).pages;
 }
 
@@ -105,72 +106,36 @@ async function rankOnce(
   text: string,
   limit: number,
 ): Promise<{ pages: RankedPage[]; uncounted: boolean }> {
-  const stats = await queryLexemeStats(db, scope.workspaceId, text.slice(0, 4000));
+  const stats = await repos(db).searchLexemes.queryLexemeStats(scope.workspaceId, text.slice(0, 4000));
   const terms = stats.terms.slice(0, MAX_TERMS);
   if (terms.length === 0) return { pages: [], uncounted: false };
   const pages = Math.max(stats.pages, 1);
   const df = terms.map((t) => t.df);
   const idf = df.map((d) => idfOf(Math.min(d, pages), pages));
-  const params: unknown[] = [
-    scope.fileIds,
-    terms.map((t) => literal(t.lexeme)).join(' | '),
-    limit,
-    scope.workspaceId,
-    scope.now,
-    CANDIDATE_BUDGET,
-  ];
-  const param = (v: unknown) => {
-    params.push(v);
-    return `$${params.length}::tsquery`;
-  };
   const tiers = candidateQueries(
     df,
     terms.map((t) => t.lexeme),
-  ).map(
-    (tsq) => `
-      SELECT p.file_id, p.page, p.tsv FROM file_pages p
-       WHERE p.tsv @@ ${param(tsq)}
-         AND p.file_id = ANY((SELECT ids FROM scope)::text[])`,
-  );
-  // float8 constants: integer-times-decimal arithmetic would run in (slow) numeric.
-  const num = (v: number) => `${v.toFixed(6)}::float8`;
-  const words = terms.map(
-    (t, i) => `CASE WHEN tsv @@ ${param(literal(t.lexeme))} THEN ${num(idf[i])} ELSE 0 END`,
   );
   // Neighbouring query words, at their distance in the query (stop words leave gaps).
   const pairs = terms.slice(1).map((t, i) => {
     const gap = Math.max(1, Math.min(5, t.position - terms[i].position));
-    const phrase = param(`${literal(terms[i].lexeme)} <${gap}> ${literal(t.lexeme)}`);
-    return `CASE WHEN tsv @@ ${phrase} THEN ${num((idf[i] + idf[i + 1]) / 2)} ELSE 0 END`;
+    return {
+      tsquery: `${literal(terms[i].lexeme)} <${gap}> ${literal(t.lexeme)}`,
+      weight: (idf[i] + idf[i + 1]) / 2,
+    };
   });
-  const sql = `
-    WITH scope AS MATERIALIZED (
-      -- The readable files (D8), as one array, so pages are filtered as the index finds them.
-      SELECT ARRAY(
-        SELECT f.id FROM files f
-         WHERE f.workspace_id = $4 AND f.deleted_at IS NULL AND (f.expires_at IS NULL OR f.expires_at > $5)
-           AND ($1::text[] IS NULL OR f.id = ANY($1::text[]))) AS ids
-    ), cand AS MATERIALIZED (
-      -- Concatenation makes an in-memory copy: each page is read (detoasted) once, not once per term.
-      SELECT c.file_id, c.page, c.tsv || ''::tsvector AS tsv,
-             -- Per page, by the file's key: a join to the files met would be planned blind (no statistics).
-             (SELECT (to_tsvector('english', translate(f.file_name, '_.-', '   ')) @@ $2::tsquery)::int
-                FROM files f WHERE f.id = c.file_id) AS hit,
-             NOT EXISTS (SELECT 1 FROM search_indexed_files s WHERE s.file_id = c.file_id) AS uncounted
-        FROM (${tiers.join('\n      UNION ALL')}
-             LIMIT $6) c
-    )
-    SELECT file_id, page,
-           (${words.join(' + ')})
-           + ${WEIGHTS.phrase} * (${pairs.length > 0 ? pairs.join(' + ') : '0'})
-           + ${WEIGHTS.brevity} / ln(2 + length(tsv))
-           + ${WEIGHTS.fileName} * hit AS score,
-           bool_or(uncounted) OVER () AS uncounted
-      FROM cand ORDER BY score DESC, file_id, page LIMIT $3`;
-  const rows = await db.query<{ file_id: string; page: number; score: number; uncounted: boolean }>(
-    sql,
-    params,
-  );
+  const rows = await repos(db).searchPages.rankPages({
+    workspaceId: scope.workspaceId,
+    fileIds: scope.fileIds,
+    now: scope.now,
+    anyTerm: terms.map((t) => literal(t.lexeme)).join(' | '),
+    candidateTiers: tiers,
+    candidateBudget: CANDIDATE_BUDGET,
+    terms: terms.map((t, i) => ({ tsquery: literal(t.lexeme), weight: idf[i] })),
+    pairs,
+    weights: WEIGHTS,
+    limit,
+  });
   return {
     pages: rows.map((r) => ({ fileId: r.file_id, page: r.page, score: Number(r.score) })),
     uncounted: rows.some((r) => r.uncounted),

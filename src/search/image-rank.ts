@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
-import { insertPageHashes, nearestHashes, pagesWithoutHash } from '../infra/repos/page-hashes.ts';
+import { repos } from '../infra/repos/index.ts';
 import { recognize } from '../ingest/ocr.ts';
 import { dHash } from './dhash.ts';
 import type { RankedPage } from './fuse.ts';
@@ -37,7 +37,7 @@ export async function rankByLook(
   if (fileIds.length === 0) return [];
   await hashMissingPages(deps, fileIds, now);
   const bits = await dHash(image);
-  const rows = await nearestHashes(deps.db, fileIds, bits, MAX_HASH_DISTANCE, limit);
+  const rows = await repos(deps.db).pageHashes.nearestHashes(fileIds, bits, MAX_HASH_DISTANCE, limit);
   return rows.map((r) => ({ fileId: r.file_id, page: r.page, score: 1 - r.distance / 256 }));
 }
 
@@ -50,7 +50,7 @@ export async function hashMissingPages(
   fileIds: readonly string[],
   now: number,
 ): Promise<number> {
-  const todo = await pagesWithoutHash(deps.db, fileIds);
+  const todo = await repos(deps.db).pageHashes.pagesWithoutHash(fileIds);
   const BATCH = 16;
   for (let i = 0; i < todo.length; i += BATCH) {
     const batch = todo.slice(i, i + BATCH);
@@ -67,8 +67,7 @@ export async function hashMissingPages(
         }
       }),
     );
-    await insertPageHashes(
-      deps.db,
+    await repos(deps.db).pageHashes.insertPageHashes(
       hashed.filter((h) => h !== null),
       now,
     );

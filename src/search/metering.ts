@@ -2,8 +2,7 @@ import { changeBalance, currentMonthSpend } from '../domain/credits.ts';
 import { AppError, errors } from '../domain/errors.ts';
 import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
-import { findRecentSearch, insertSearchRequest } from '../infra/repos/search-requests.ts';
-import { findWorkspace } from '../infra/repos/workspaces.ts';
+import { repos } from '../infra/repos/index.ts';
 
 /** An idempotency key names one charge for this long (interface.md 7: "retry is safe"). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -53,8 +52,7 @@ async function metered<T>(fn: () => Promise<T>): Promise<T> {
 export function precheck(db: Database, r: MeterRequest, now: number): Promise<{ alreadyPaid: boolean }> {
   return metered(async () => {
     if (r.idempotencyKey !== null) {
-      const earlier = await findRecentSearch(
-        db,
+      const earlier = await repos(db).searchRequests.findRecentSearch(
         r.workspaceId,
         r.idempotencyKey,
         now - IDEMPOTENCY_WINDOW_MS,
@@ -66,7 +64,7 @@ export function precheck(db: Database, r: MeterRequest, now: number): Promise<{ 
         return { alreadyPaid: true };
       }
     }
-    const w = await findWorkspace(db, r.workspaceId);
+    const w = await repos(db).workspaces.findWorkspace(r.workspaceId);
     if (!w) throw errors.notFound('Workspace');
     checkRoom(w.balance, w.spend_cap, currentMonthSpend(w, now), r.price);
     return { alreadyPaid: false };
@@ -87,12 +85,11 @@ function checkRoom(balance: number, cap: number | null, monthSpend: number, pric
 export function charge(db: Database, r: MeterRequest, resultCount: number, now: number): Promise<void> {
   return metered(() =>
     db.transaction(async (tx) => {
-      const w = await findWorkspace(tx, r.workspaceId, { forUpdate: true });
+      const w = await repos(tx).workspaces.findWorkspace(r.workspaceId, { forUpdate: true });
       if (!w) throw errors.notFound('Workspace');
       checkRoom(w.balance, w.spend_cap, currentMonthSpend(w, now), r.price);
       const id = `srch_${randomBase62(20)}`;
-      const recorded = await insertSearchRequest(
-        tx,
+      const recorded = await repos(tx).searchRequests.insertSearchRequest(
         {
           id,
           workspace_id: r.workspaceId,

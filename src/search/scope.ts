@@ -1,6 +1,6 @@
 import { errors } from '../domain/errors.ts';
 import type { Queryable } from '../infra/db/database.ts';
-import type { FileItemRow } from '../infra/repos/items.ts';
+import { type FileItemRow, repos } from '../infra/repos/index.ts';
 import type { RankedPage } from './fuse.ts';
 
 /**
@@ -14,13 +14,7 @@ export async function searchableFiles(
   datasetIds: string[] | null,
   now: number,
 ): Promise<string[]> {
-  const rows = await q.query<{ id: string }>(
-    `SELECT id FROM files
-      WHERE workspace_id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > $2)
-        AND ($3::text[] IS NULL OR id = ANY($3::text[]))`,
-    [workspaceId, now, datasetIds],
-  );
-  const ids = rows.map((r) => r.id);
+  const ids = await repos(q).files.readableFileIds(workspaceId, datasetIds, now);
   if (datasetIds) {
     const found = new Set(ids);
     const missing = datasetIds.filter((id) => !found.has(id));
@@ -35,11 +29,6 @@ export async function pageItems(
   hits: readonly RankedPage[],
 ): Promise<Map<string, FileItemRow>> {
   if (hits.length === 0) return new Map();
-  const rows = await q.query<FileItemRow>(
-    `SELECT i.* FROM file_items i
-       JOIN unnest($1::text[], $2::int[]) AS h(file_id, page) ON i.file_id = h.file_id AND i.col = h.page
-      WHERE i.row = 'jpg'`,
-    [hits.map((h) => h.fileId), hits.map((h) => h.page)],
-  );
+  const rows = await repos(q).items.pageItemsOf(hits, 'jpg');
   return new Map(rows.map((r) => [`${r.file_id}/${r.col}`, r]));
 }

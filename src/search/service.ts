@@ -2,7 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
-import type { FileItemRow } from '../infra/repos/items.ts';
+import type { FileItemRow } from '../infra/repos/index.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
 import { rankFullText } from './fulltext.ts';
 import { fuse, type RankedPage } from './fuse.ts';

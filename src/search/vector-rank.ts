@@ -1,5 +1,5 @@
 import type { Queryable } from '../infra/db/database.ts';
-import { fromBytes, scopeVectors, type VectorKind } from '../infra/repos/page-vectors.ts';
+import { fromBytes, repos, type VectorKind } from '../infra/repos/index.ts';
 import type { RankedPage } from './fuse.ts';
 
 /**
@@ -16,7 +16,7 @@ export async function rankByVector(
   limit: number,
 ): Promise<RankedPage[]> {
   if (fileIds.length === 0) return [];
-  const rows = await scopeVectors(q, fileIds, kind, model, query.length);
+  const rows = await repos(q).pageVectors.scopeVectors(fileIds, kind, model, query.length);
   const scored = rows.map((r) => {
     const v = fromBytes(r.embedding);
     let dot = 0;

@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
-import { insertPageVectors, type PageVector, pagesWithoutVector } from '../infra/repos/page-vectors.ts';
+import { type PageVector, repos } from '../infra/repos/index.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
 
 /** Pages sent to the provider per request and stored per statement. */
@@ -23,10 +23,9 @@ export async function vectorizeFile(
 ): Promise<number> {
   const { db, embeddings } = deps;
   let added = 0;
-  const texts = await db.query<{ page: number; text: string }>(
-    `SELECT page, text FROM file_pages WHERE file_id = $1 AND page = ANY($2::int[]) AND length(btrim(text)) > 0
-      ORDER BY page`,
-    [fileId, await pagesWithoutVector(db, fileId, 'text', embeddings.model)],
+  const texts = await repos(db).items.pageTexts(
+    fileId,
+    await repos(db).pageVectors.pagesWithoutVector(fileId, 'text', embeddings.model),
   );
   for (let i = 0; i < texts.length; i += BATCH) {
     const batch = texts.slice(i, i + BATCH);
@@ -41,10 +40,9 @@ export async function vectorizeFile(
     );
   }
   if (!embeddings.images) return added;
-  const images = await db.query<{ page: number; blob_key: string }>(
-    `SELECT col AS page, blob_key FROM file_items WHERE file_id = $1 AND row = 'embedding_image'
-        AND col = ANY($2::int[]) ORDER BY col`,
-    [fileId, await pagesWithoutVector(db, fileId, 'image', embeddings.model)],
+  const images = await repos(db).items.embeddingImages(
+    fileId,
+    await repos(db).pageVectors.pagesWithoutVector(fileId, 'image', embeddings.model),
   );
   for (let i = 0; i < images.length; i += BATCH) {
     const batch = images.slice(i, i + BATCH);
@@ -76,7 +74,7 @@ const row = (
 });
 
 async function store(db: Database, rows: PageVector[], now: number): Promise<number> {
-  await insertPageVectors(db, rows, now);
+  await repos(db).pageVectors.insertPageVectors(rows, now);
   return rows.length;
 }
 

@@ -1,6 +1,7 @@
 import { buildApp } from '../http/app.ts';
 import type { App } from '../http/context.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
+import { logSlowQueries } from '../infra/logger.ts';
 import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
 
 /** The HTTP API; with DATABASE_URL any number of these can share one PostgreSQL. */
@@ -11,6 +12,7 @@ export async function serveApi(
 ): Promise<App> {
   const { config, db, shareSecret, blobs } = booted;
   const app = await buildApp({ config, db, shareSecret, blobs, notifyWork, now });
+  logSlowQueries(config.slowQueryMs, app.log);
   await app.listen({ port: config.port, host: config.host });
   return app;
 }

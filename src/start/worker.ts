@@ -2,17 +2,19 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import pino from 'pino';
 import { PURGE_TASK } from '../domain/files.ts';
 import { INGEST_TASK } from '../domain/jobs.ts';
-import { sweepUploadSessions } from '../domain/upload-sessions.ts';
 import { CellRunner } from '../engine/cell-runner.ts';
 import { openEngine } from '../engine/open.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
-import { loggerOptions } from '../infra/logger.ts';
-import { findPageImageKey } from '../infra/repos/items.ts';
+import { loggerOptions, logSlowQueries } from '../infra/logger.ts';
+import { ensureRecurringTask } from '../infra/queue.ts';
+import { repos } from '../infra/repos/index.ts';
+import { SWEEP_TASK } from '../infra/task-kinds.ts';
 import { type TaskHandlers, WorkerRunner } from '../infra/worker-runner.ts';
 import { ingestHandler } from '../ingest/ingest-job.ts';
 import { closeOcr } from '../ingest/ocr.ts';
 import { PagePool } from '../ingest/page-pool.ts';
-import { purgeHandler, sweepExpired } from '../ingest/purge.ts';
+import { purgeHandler } from '../ingest/purge.ts';
+import { sweepHandler } from '../ingest/sweep-handler.ts';
 import { EmbeddingsClient } from '../search/embeddings.ts';
 import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
 
@@ -28,6 +30,7 @@ export interface RunningWorker {
  */
 export function runWorker(booted: Booted, log: Logger, clock: Clock = systemClock): RunningWorker {
   const { config, db, blobs } = booted;
+  logSlowQueries(config.slowQueryMs, log);
   const pool = new PagePool(config.ingestThreads);
   // One handler per TaskKind: a kind left out does not compile, and the runner checks again at start.
   const handlers: TaskHandlers = {
@@ -43,6 +46,14 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
       clock,
     }),
     [PURGE_TASK]: purgeHandler({ db, blobs, clock }),
+    [SWEEP_TASK]: sweepHandler({
+      db,
+      blobs,
+      clock,
+      uploadSessionIdleMs: config.uploadSessionIdleMs,
+      everyMs: config.sweepIntervalMs,
+      onPurgeQueued: () => runner.poke(),
+    }),
   };
   const runner = new WorkerRunner(db, handlers, {
     concurrency: config.workerConcurrency,
@@ -54,7 +65,7 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
   const engine = openEngine(config, {
     threads: config.engineThreads,
     pageImage: async (fileId, page) => {
-      const key = await findPageImageKey(db, fileId, page);
+      const key = await repos(db).items.findPageImageKey(fileId, page);
       return key ? blobs.getBuffer(key) : null;
     },
   });
@@ -73,25 +84,16 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
   });
   runner.start();
   cells.start();
-  const sweep = () => {
-    // Idle upload sessions (4.8) are swept on the same beat as expired files.
-    sweepUploadSessions({ db, blobs, clock }, config.uploadSessionIdleMs).catch((err) =>
-      log.error({ err }, 'upload session sweep failed'),
-    );
-    return sweepExpired(db, clock())
-      .then((n) => n > 0 && runner.poke())
-      .catch((err) => log.error({ err }, 'expiry sweep failed'));
-  };
-  const sweeper = setInterval(sweep, config.sweepIntervalMs);
-  const first = setTimeout(sweep, 5_000);
+  // The first beat soon after a start (a deployment that was down has catching up to do).
+  ensureRecurringTask(db, SWEEP_TASK, clock(), clock() + Math.min(5_000, config.sweepIntervalMs))
+    .then(() => runner.poke())
+    .catch((err) => log.error({ err }, 'scheduling the sweep task failed'));
   return {
     poke: () => {
       runner.poke();
       cells.poke();
     },
     async stop() {
-      clearInterval(sweeper);
-      clearTimeout(first);
       await Promise.all([runner.stop(), cells.stop()]);
       await engine.close?.();
       await pool.close();

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { authenticate, levelAllows } from '../../domain/api-keys.ts';
 import { errors } from '../../domain/errors.ts';
-import { findTable } from '../../infra/repos/tables.ts';
+import { repos } from '../../infra/repos/index.ts';
 import type { App, AppContext } from '../context.ts';
 
 /** Routes a plugin adds for the API reference page; everything else must declare its access. */
@@ -43,7 +43,10 @@ export function registerAuth(app: App, ctx: AppContext): void {
     const params = (request.params ?? {}) as Record<string, string | undefined>;
     if (params.workspaceId !== undefined) {
       if (params.workspaceId !== principal.workspaceId) throw errors.notFound('Workspace', true);
-      if (params.tableId !== undefined && !(await findTable(ctx.db, principal.workspaceId, params.tableId))) {
+      if (
+        params.tableId !== undefined &&
+        !(await repos(ctx.db).tables.findTable(principal.workspaceId, params.tableId))
+      ) {
         throw errors.notFound('Table', true);
       }
     }

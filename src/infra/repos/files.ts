@@ -171,3 +171,19 @@ export async function expireReadableFile(
   );
   return rows[0] ?? null;
 }
+
+/** Ids of the workspace's readable files (D8), all of them or those among `ids`. */
+export async function readableFileIds(
+  q: Queryable,
+  workspaceId: string,
+  ids: readonly string[] | null,
+  now: number,
+): Promise<string[]> {
+  const rows = await q.query<{ id: string }>(
+    `SELECT id FROM files
+      WHERE workspace_id = $1 AND deleted_at IS NULL AND (expires_at IS NULL OR expires_at > $2)
+        AND ($3::text[] IS NULL OR id = ANY($3::text[]))`,
+    [workspaceId, now, ids],
+  );
+  return rows.map((r) => r.id);
+}

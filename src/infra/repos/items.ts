@@ -126,3 +126,43 @@ export async function findPageImageKey(q: Queryable, fileId: string, page: numbe
   );
   return rows[0]?.blob_key ?? null;
 }
+
+/** The `row` item (jpg, pdf, embedding_image) of each of these pages that has one. */
+export async function pageItemsOf(
+  q: Queryable,
+  pages: readonly { fileId: string; page: number }[],
+  row: string,
+): Promise<FileItemRow[]> {
+  return q.query<FileItemRow>(
+    `SELECT i.* FROM file_items i
+       JOIN unnest($1::text[], $2::int[]) AS h(file_id, page) ON i.file_id = h.file_id AND i.col = h.page
+      WHERE i.row = $3`,
+    [pages.map((h) => h.fileId), pages.map((h) => h.page), row],
+  );
+}
+
+/** The text of these pages of a file, in page order, leaving out pages with no text. */
+export async function pageTexts(
+  q: Queryable,
+  fileId: string,
+  pages: readonly number[],
+): Promise<{ page: number; text: string }[]> {
+  return q.query<{ page: number; text: string }>(
+    `SELECT page, text FROM file_pages WHERE file_id = $1 AND page = ANY($2::int[]) AND length(btrim(text)) > 0
+      ORDER BY page`,
+    [fileId, pages],
+  );
+}
+
+/** The retrieval-image blob of these pages of a file, in page order. */
+export async function embeddingImages(
+  q: Queryable,
+  fileId: string,
+  pages: readonly number[],
+): Promise<{ page: number; blob_key: string }[]> {
+  return q.query<{ page: number; blob_key: string }>(
+    `SELECT col AS page, blob_key FROM file_items WHERE file_id = $1 AND row = 'embedding_image'
+        AND col = ANY($2::int[]) ORDER BY col`,
+    [fileId, pages],
+  );
+}

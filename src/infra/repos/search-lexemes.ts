@@ -1,28 +1,27 @@
-import type { Database, Queryable } from '../db/database.ts';
+import type { Queryable } from '../db/database.ts';
 
 /**
  * Adds a file's pages to its workspace's lexeme counts, once: the marker row and the counts
  * commit together, and a file already marked is skipped. Lexemes are written in sorted
- * order so two files counted at once lock shared rows in the same order (no deadlock).
+ * order so two files counted at once lock shared rows in the same order (no deadlock). Run
+ * it inside a transaction, so the marker and the counts commit together.
  */
-export async function countFileLexemes(db: Database, fileId: string): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const marked = await tx.query(
-      `INSERT INTO search_indexed_files (file_id, workspace_id, pages)
-       SELECT id, workspace_id, (SELECT count(*) FROM file_pages WHERE file_id = $1) FROM files WHERE id = $1
-       ON CONFLICT (file_id) DO NOTHING RETURNING file_id, workspace_id`,
-      [fileId],
-    );
-    if (marked.length === 0) return false;
-    await tx.query(
-      `INSERT INTO search_lexemes (workspace_id, lexeme, df)
-       SELECT $2, u.lexeme, count(*) FROM file_pages p, unnest(p.tsv) u
-        WHERE p.file_id = $1 GROUP BY u.lexeme ORDER BY u.lexeme
-       ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = search_lexemes.df + EXCLUDED.df`,
-      [fileId, (marked[0] as { workspace_id: string }).workspace_id],
-    );
-    return true;
-  });
+export async function countFileLexemes(tx: Queryable, fileId: string): Promise<boolean> {
+  const marked = await tx.query(
+    `INSERT INTO search_indexed_files (file_id, workspace_id, pages)
+     SELECT id, workspace_id, (SELECT count(*) FROM file_pages WHERE file_id = $1) FROM files WHERE id = $1
+     ON CONFLICT (file_id) DO NOTHING RETURNING file_id, workspace_id`,
+    [fileId],
+  );
+  if (marked.length === 0) return false;
+  await tx.query(
+    `INSERT INTO search_lexemes (workspace_id, lexeme, df)
+     SELECT $2, u.lexeme, count(*) FROM file_pages p, unnest(p.tsv) u
+      WHERE p.file_id = $1 GROUP BY u.lexeme ORDER BY u.lexeme
+     ON CONFLICT (workspace_id, lexeme) DO UPDATE SET df = search_lexemes.df + EXCLUDED.df`,
+    [fileId, (marked[0] as { workspace_id: string }).workspace_id],
+  );
+  return true;
 }
 
 /** Finished files of the workspace whose pages are not counted yet (ingested before counting existed). */

@@ -165,3 +165,8 @@ export async function claimSessionsToSweep(
   );
   return rows.map((r) => r.id);
 }
+
+/** The session's part rows go once their bytes are assembled into a file. */
+export async function deleteParts(q: Queryable, sessionId: string): Promise<void> {
+  await q.query('DELETE FROM upload_session_parts WHERE session_id = $1', [sessionId]);
+}

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { toJobView } from '../../../domain/jobs.ts';
-import type { JobRow } from '../../../infra/repos/jobs.ts';
+import type { JobRow } from '../../../infra/repos/index.ts';
 import { acceptUpload } from '../../../ingest/accept-upload.ts';
 import type { AppContext } from '../../context.ts';
 import { keySecurity } from '../../kit/security.ts';

@@ -1,3 +1,4 @@
+import { repos } from '../../../infra/repos/index.ts';
 import type { App, AppContext } from '../../context.ts';
 import { Envelope, ok, Type } from '../../schema.ts';
 
@@ -10,7 +11,7 @@ const schema = {
 
 export function healthCheckRoute(app: App, ctx: AppContext): void {
   app.get('/healthz', { config: { access: 'public', rateLimit: false }, schema }, async () => {
-    await ctx.db.query('SELECT 1');
+    await repos(ctx.db).health.ping();
     return ok({ status: 'ok' as const, database: ctx.db.kind });
   });
 }

@@ -1,7 +1,6 @@
 import { errors } from '../../../domain/errors.ts';
 import { clampLifetime, mintShare } from '../../../domain/share-tokens.ts';
-import { findReadableFile } from '../../../infra/repos/files.ts';
-import { findItemById } from '../../../infra/repos/items.ts';
+import { repos } from '../../../infra/repos/index.ts';
 import type { App, AppContext } from '../../context.ts';
 import { ShareSchema } from '../../kit/file-schemas.ts';
 import { keySecurity } from '../../kit/security.ts';
@@ -37,9 +36,9 @@ export function mintShareRoute(app: App, ctx: AppContext): void {
     async (request) => {
       const { workspaceId, fileItemId } = request.params;
       const fileId = fileItemId.startsWith('dsx_')
-        ? (await findItemById(ctx.db, fileItemId))?.file_id
+        ? (await repos(ctx.db).items.findItemById(fileItemId))?.file_id
         : fileItemId;
-      if (!fileId || !(await findReadableFile(ctx.db, workspaceId, fileId, ctx.now())))
+      if (!fileId || !(await repos(ctx.db).files.findReadableFile(workspaceId, fileId, ctx.now())))
         throw errors.notFound('File item');
       return ok(
         mintShare(

@@ -1,9 +1,7 @@
 import { AppError, errors } from '../../../domain/errors.ts';
 import { verifyShare } from '../../../domain/share-tokens.ts';
 import { BlobNotFoundError } from '../../../infra/blob/store.ts';
-import { findReadableFileAnyWorkspace } from '../../../infra/repos/files.ts';
-import { findItemById } from '../../../infra/repos/items.ts';
-import { type RedemptionOutcome, recordRedemption } from '../../../infra/repos/share-trail.ts';
+import { type RedemptionOutcome, repos } from '../../../infra/repos/index.ts';
 import { originalKey } from '../../../ingest/keys.ts';
 import type { App, AppContext } from '../../context.ts';
 import { Type } from '../../schema.ts';
@@ -19,13 +17,17 @@ const schema = {
 /** Where the bytes are and what they are, or null when the page or its document is gone. */
 async function locate(ctx: AppContext, id: string) {
   if (id.startsWith('dsx_')) {
-    const item = await findItemById(ctx.db, id);
-    const file = item ? await findReadableFileAnyWorkspace(ctx.db, item.file_id, ctx.now()) : null;
+    const item = await repos(ctx.db).items.findItemById(id);
+    const file = item
+      ? await repos(ctx.db).files.findReadableFileAnyWorkspace(item.file_id, ctx.now())
+      : null;
     return item && file
       ? { key: item.blob_key, type: item.mime_type, size: item.byte_size, workspaceId: file.workspace_id }
       : null;
   }
-  const file = id.startsWith('ds_') ? await findReadableFileAnyWorkspace(ctx.db, id, ctx.now()) : null;
+  const file = id.startsWith('ds_')
+    ? await repos(ctx.db).files.findReadableFileAnyWorkspace(id, ctx.now())
+    : null;
   return file
     ? {
         key: originalKey(file.id),
@@ -40,7 +42,7 @@ export function redeemShareRoute(app: App, ctx: AppContext): void {
   app.get('/v2/share/:fileItemId', { config: { access: 'public' }, schema }, async (request, reply) => {
     const id = request.params.fileItemId;
     const trail = (outcome: RedemptionOutcome, workspaceId: string | null, exp: number | undefined) =>
-      recordRedemption(ctx.db, {
+      repos(ctx.db).shareTrail.recordRedemption({
         at: ctx.now(),
         targetId: id,
         workspaceId,

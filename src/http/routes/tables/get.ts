@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import { type BodyLayout, buildTableBody, layoutBytes } from '../../../domain/table-body.ts';
-import { tableFingerprint } from '../../../infra/repos/table-fingerprint.ts';
+import { repos, snapshot } from '../../../infra/repos/index.ts';
 import type { App, AppContext } from '../../context.ts';
 import { CellSchema, ColumnSchema, RowSchema } from '../../kit/model-schemas.ts';
 import { TableParams } from '../../kit/params.ts';
@@ -37,9 +37,8 @@ export function getTableRoute(app: App, ctx: AppContext): void {
     async (request, reply) => {
       const { workspaceId, tableId } = request.params;
       // Fingerprint and content come from one snapshot: a body is never filed under a newer state.
-      const entry = await ctx.db.transaction(async (tx) => {
-        await tx.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-        const fp = await tableFingerprint(tx, tableId);
+      const entry = await snapshot(ctx.db, async (tx) => {
+        const fp = await repos(tx).tableFingerprint.tableFingerprint(tableId);
         const hit = cache.get(tableId, fp.key);
         if (hit) return hit;
         const { body, layout } = await buildTableBody(tx, workspaceId, tableId, fp, cache.latest(tableId));
