@@ -9,7 +9,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryFigures } from '../src/infra/db/named-query.ts';
+import { queryFigures, reportSlowQueries } from '../src/infra/db/named-query.ts';
+import { logSlowQueries } from '../src/infra/logger.ts';
 import { repos, transaction } from '../src/infra/repos/index.ts';
 import { createTestDatabase, type TestDatabase } from './helpers/database.ts';
 import { codeOnly, sourceFilesUnder } from './helpers/source-files.ts';
@@ -89,8 +90,30 @@ describe('repository seam (issue 14)', () => {
       expect(calls('workspaces.insertWorkspace')).toBe(1);
       expect(calls('workspaces.findWorkspace')).toBe(2);
       const figures = queryFigures().find((f) => f.name === 'workspaces.findWorkspace')!;
+      expect(figures.p95Ms).toBeLessThanOrEqual(figures.maxMs);
       expect(figures.maxMs).toBeGreaterThanOrEqual(figures.meanMs);
       expect(figures.totalMs).toBeGreaterThan(0);
+    });
+
+    it('a query past SLOW_QUERY_MS is logged by its name and duration, never its parameters', async () => {
+      const lines: Array<{ obj: Record<string, unknown>; msg: string }> = [];
+      logSlowQueries(Number.MIN_VALUE, {
+        warn: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }),
+      });
+      try {
+        await repos(t.db).workspaces.findWorkspace('wks_secret_lookup');
+      } finally {
+        reportSlowQueries(Number.POSITIVE_INFINITY, () => {});
+      }
+      expect(lines).toEqual([
+        { obj: { query: 'workspaces.findWorkspace', ms: expect.any(Number) }, msg: 'slow query' },
+      ]);
+      expect(JSON.stringify(lines)).not.toContain('wks_secret_lookup');
+      // 0 turns the log off.
+      lines.length = 0;
+      logSlowQueries(0, { warn: (obj, msg) => lines.push({ obj: obj as Record<string, unknown>, msg }) });
+      await repos(t.db).workspaces.findWorkspace('wks_seam');
+      expect(lines).toEqual([]);
     });
   });
 });
