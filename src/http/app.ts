@@ -9,6 +9,7 @@ import { registerErrorHandling } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerInputSanitiser } from './plugins/sanitize.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { registerBundleRoutes } from './routes/bundles/index.ts';
 import { registerCellRoutes } from './routes/cells/index.ts';
@@ -50,6 +51,7 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerInputSanitiser(app);
   registerAuth(app, ctx);
   await registerRateLimit(app, ctx);
   await registerOpenApi(app);
