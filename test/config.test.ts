@@ -136,6 +136,14 @@ describe('settings', () => {
     expect(() => loadConfig({ ENGINE: 'gpt' })).toThrow(/ENGINE="gpt" must be local or openai/);
   });
 
+  it('issue 15 F8: TRUST_PROXY takes true, a number of hops or a list of addresses and ranges, and refuses the rest by name', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, ::1' }).trustProxy).toEqual(['10.0.0.0/8', '::1']);
+    expect(() => loadConfig({ TRUST_PROXY: 'everyone' })).toThrow(/TRUST_PROXY must be/);
+  });
+
   it('the README documents every setting', () => {
     const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
     for (const s of SETTINGS) expect(readme, s.name).toMatch(new RegExp(`\\| \`${s.name}\` \\|`));

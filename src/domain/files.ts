@@ -243,7 +243,7 @@ export async function deleteFiles(
       const missing = unique.filter((id) => !deleted.includes(id));
       throw errors.badRequest(`Not files of this workspace: ${missing.join(', ')}. Nothing was deleted.`);
     }
-    for (const id of deleted) await enqueue(tx, PURGE_TASK, id, now);
+    for (const id of deleted) await enqueue(tx, PURGE_TASK, id, now, { workspaceId });
     return deleted;
   });
 }

@@ -3,7 +3,7 @@ import { newId } from '../infra/ids.ts';
 import { enqueue } from '../infra/queue.ts';
 import { JOB_SORT_COLUMNS, type JobRow, type JobStatus, repos } from '../infra/repos/index.ts';
 import type { TaskKind } from '../infra/task-kinds.ts';
-import { errors } from './errors.ts';
+import { errors, withoutServerPaths } from './errors.ts';
 import { clampPaging, orderBy, type Paging, sortFields } from './files.ts';
 
 export const INGEST_TASK = 'ingest' satisfies TaskKind;
@@ -31,7 +31,7 @@ export async function queueIngestJob(
     updated_at: now,
   };
   await repos(tx).jobs.insertJob(row);
-  await enqueue(tx, INGEST_TASK, row.id, now);
+  await enqueue(tx, INGEST_TASK, row.id, now, { workspaceId: target.workspaceId });
   return row;
 }
 
@@ -54,7 +54,8 @@ export function toJobView(j: JobRow, version: 'v1' | 'v2'): JobView {
   const common = {
     id: j.id,
     status: j.status,
-    statusText: j.status_text,
+    // Rows written before statusTexts were cleaned may still name server paths.
+    statusText: j.status_text === null ? null : withoutServerPaths(j.status_text),
     startedAt: j.started_at,
     finishedAt: j.finished_at,
     canceledAt: j.canceled_at,

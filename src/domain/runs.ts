@@ -126,8 +126,13 @@ export async function queueRun(
     if (c.status === 'IN_PROGRESS' && c.hold_id) dropped.push(c.hold_id);
   }
   await settleCredits(tx, dropped, 'released', now);
-  // Queue positions keep a run's cells in row-major order, after every earlier run's.
-  const base = now * 100_000;
+  // Queue positions keep a run's cells in row-major order, after the workspace's earlier
+  // runs, and interleaved with other workspaces' queued cells (fair across workspaces).
+  const base = await repos(tx).cellQueue.allocateQueuePositions(
+    input.workspaceId,
+    await repos(tx).cellQueue.queueHead(),
+    scope.targets.length,
+  );
   const queued = await repos(tx).cellQueue.queueCells(
     input.tableId,
     runId,

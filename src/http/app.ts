@@ -10,6 +10,7 @@ import { registerAuth } from './plugins/auth.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerInputSanitiser } from './plugins/sanitize.ts';
+import { registerBodyTimeouts, serverTimeouts } from './plugins/timeouts.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
 import { registerBundleRoutes } from './routes/bundles/index.ts';
 import { registerCellRoutes } from './routes/cells/index.ts';
@@ -44,6 +45,8 @@ export async function buildApp(
     logController: new LogController({ requestIdLogLabel: 'requestId' }),
     schemaErrorFormatter: formatValidationErrors,
     routerOptions: { ignoreTrailingSlash: true },
+    ...serverTimeouts(ctx.config),
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.addHook('onSend', async (request, reply) => {
@@ -51,6 +54,7 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerBodyTimeouts(app, ctx);
   registerInputSanitiser(app);
   registerAuth(app, ctx);
   await registerRateLimit(app, ctx);
@@ -77,4 +81,9 @@ export async function buildApp(
   registerWorkspaceRoutes(app, ctx);
   await registerWebAppRoutes(app, ctx);
   return app;
+}
+
+/** A number of hops becomes proxy-addr's hop test (Fastify's types take no plain number). */
+function trustProxyOption(t: boolean | number | string[]) {
+  return typeof t === 'number' ? (_address: string, hop: number) => hop < t : t;
 }

@@ -17,6 +17,16 @@ export interface Config {
   readonly shareSecret: string | null;
   readonly publicUrl: string;
   readonly rateLimitPerMin: number;
+  /** Failed authentications one address may make per minute before it answers 429; 0: no limit. */
+  readonly authFailuresPerMin: number;
+  /** Fastify's trustProxy: which hops' X-Forwarded-For to believe for the client address. */
+  readonly trustProxy: boolean | number | string[];
+  /** A request body that receives no byte for this long answers 408 and closes; 0: never. */
+  readonly requestIdleTimeoutMs: number;
+  /** Time allowed for the headers, and for the whole body of any request but an upload; 0: no limit. */
+  readonly requestBodyTimeoutMs: number;
+  /** Time allowed to receive any request whole, an upload included; 0: no limit. */
+  readonly uploadTimeoutMs: number;
   /** A query slower than this is logged (warn) by its name; 0 turns it off. */
   readonly slowQueryMs: number;
   readonly logLevel: LogLevel;
@@ -24,6 +34,8 @@ export interface Config {
   readonly blob: BlobConfig;
   /** Tasks (ingest jobs, purges) one process works on at once. */
   readonly workerConcurrency: number;
+  /** Ingest tasks one workspace may run at once across the deployment; 0: no cap (claims stay fair). */
+  readonly workspaceTaskLimit: number;
   readonly runConcurrency: number;
   readonly engineThreads: number;
   /** Worker threads for page rendering and text extraction. */
@@ -33,6 +45,10 @@ export interface Config {
   /** An upload session untouched this long is refused and its chunks swept (interface.md 4.8). */
   readonly uploadSessionIdleMs: number;
   readonly officeTimeoutMs: number;
+  /** How far an office file may unzip before conversion, and the CPU and memory its conversion may use. */
+  readonly officeLimits: OfficeLimits;
+  /** `/healthz` reports degraded when less than this many bytes are free under DATA_DIR. */
+  readonly diskFreeMinBytes: number;
   readonly renderDpi: number;
   /** The answer engine runs use (decisions.md D5). */
   readonly engine: EngineConfig;
@@ -40,6 +56,17 @@ export interface Config {
   readonly searchPrice: number;
   /** The embeddings provider vectorize and search use (D6); null: full-text search only. */
   readonly embeddings: EmbeddingsConfig | null;
+}
+
+/** Budgets of an office (OOXML) file: its zip is read before LibreOffice starts, which runs under rlimits. */
+export interface OfficeLimits {
+  readonly maxUnzippedBytes: number;
+  readonly maxRatio: number;
+  readonly maxEntries: number;
+  /** RLIMIT_CPU of the converter's processes; 0: none. */
+  readonly cpuSeconds: number;
+  /** RLIMIT_AS of the converter's processes; 0: none. */
+  readonly memoryBytes: number;
 }
 
 /** An OpenAI-compatible `/embeddings` server; `apiKey` is not enumerable, like the engine's. */
@@ -124,6 +151,36 @@ export const SETTINGS: readonly SettingDoc[] = [
     description: 'Requests per minute per API key (per process); 0 disables the limit.',
   },
   {
+    name: 'AUTH_FAILURES_PER_MIN',
+    defaultValue: '30',
+    description:
+      'Failed authentications (a wrong, unknown, expired or revoked API key, a wrong admin token) one source address may make per minute, per process; past it every request from that address that needs a key or the admin token answers 429 until the minute ends. 0 disables the limit.',
+  },
+  {
+    name: 'TRUST_PROXY',
+    defaultValue: '(unset)',
+    description:
+      "Behind a load balancer or reverse proxy: `true` (trust every hop), a number of hops, or a comma-separated list of proxy addresses or CIDR ranges whose `X-Forwarded-For` is believed. The client address it yields is what AUTH_FAILURES_PER_MIN counts and logs show; unset, the connection's own address is used.",
+  },
+  {
+    name: 'REQUEST_IDLE_TIMEOUT_MS',
+    defaultValue: '30000',
+    description:
+      'A request whose body receives no byte for this long (a stalled upload, a body declared and never sent) answers 408 and the connection closes; a slow upload that keeps moving is not cut. 0 turns it off.',
+  },
+  {
+    name: 'REQUEST_BODY_TIMEOUT_MS',
+    defaultValue: '60000',
+    description:
+      'Time allowed to receive the headers of a request and the whole body of any request but a multipart upload; past it the request answers 408 and the connection closes. 0 turns it off.',
+  },
+  {
+    name: 'UPLOAD_TIMEOUT_MS',
+    defaultValue: '3600000',
+    description:
+      'Time allowed to receive any request whole, a multipart upload included (1 hour: 100 MB at about 30 KB/s); past it the request answers 408 and the connection closes. 0 turns it off.',
+  },
+  {
     name: 'SLOW_QUERY_MS',
     defaultValue: '1000',
     description:
@@ -178,6 +235,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     description: 'Ingest jobs and other tasks one worker process runs at once.',
   },
   {
+    name: 'WORKSPACE_TASK_LIMIT',
+    defaultValue: '0',
+    description:
+      'Ingest tasks one workspace may run at once, counted across every worker of the deployment; 0 means no cap. Claims are fair either way: the workspace with the fewest tasks running goes first.',
+  },
+  {
     name: 'RUN_CONCURRENCY',
     defaultValue: '2',
     description:
@@ -215,6 +278,41 @@ export const SETTINGS: readonly SettingDoc[] = [
     name: 'OFFICE_TIMEOUT_MS',
     defaultValue: '120000',
     description: 'A LibreOffice conversion running longer is killed and its job fails.',
+  },
+  {
+    name: 'OFFICE_MAX_UNZIPPED_MB',
+    defaultValue: '512',
+    description:
+      'A DOCX, PPTX or XLSX whose zip parts add up to more than this many MB uncompressed is refused before conversion (its job ends ERROR, nothing charged).',
+  },
+  {
+    name: 'OFFICE_MAX_ZIP_RATIO',
+    defaultValue: '100',
+    description:
+      'A DOCX, PPTX or XLSX part above 1 MB that expands more than this many times its compressed size (a zip bomb) is refused before conversion.',
+  },
+  {
+    name: 'OFFICE_MAX_ZIP_ENTRIES',
+    defaultValue: '10000',
+    description: 'A DOCX, PPTX or XLSX with more zip parts than this is refused before conversion.',
+  },
+  {
+    name: 'OFFICE_CPU_SECONDS',
+    defaultValue: '90',
+    description:
+      'CPU time each LibreOffice process may use per conversion (RLIMIT_CPU, through prlimit or ulimit) before the kernel stops it and the job fails; 0 turns it off. OFFICE_TIMEOUT_MS still bounds wall time.',
+  },
+  {
+    name: 'OFFICE_MEMORY_MB',
+    defaultValue: '2048',
+    description:
+      'Address space each LibreOffice process may map per conversion (RLIMIT_AS); a conversion needing more fails its job. 0 turns it off.',
+  },
+  {
+    name: 'DISK_FREE_MIN_MB',
+    defaultValue: '512',
+    description:
+      '`/healthz` reports `degraded` (still 200), with the reason, when less than this many MB are free on the disk holding DATA_DIR; 0 turns the check off.',
   },
   { name: 'RENDER_DPI', defaultValue: '150', description: 'Resolution of the `jpg` page images.' },
   {
@@ -330,6 +428,26 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const dataDir = path.resolve(cwd, str('DATA_DIR') ?? './data');
   const dbPoolSize = int('DB_POOL_SIZE', 10, 1, 500);
   const rateLimitPerMin = int('RATE_LIMIT_PER_MIN', 600, 0, 1_000_000);
+  const authFailuresPerMin = int('AUTH_FAILURES_PER_MIN', 30, 0, 1_000_000);
+  const trustProxyRaw = str('TRUST_PROXY');
+  let trustProxy: boolean | number | string[] = false;
+  if (trustProxyRaw === null || trustProxyRaw === 'false') trustProxy = false;
+  else if (trustProxyRaw === 'true') trustProxy = true;
+  else if (/^\d+$/.test(trustProxyRaw)) trustProxy = Number(trustProxyRaw);
+  else {
+    const list = trustProxyRaw
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (list.every((a) => /^[0-9a-fA-F:.]+(?:\/\d{1,3})?$/.test(a))) trustProxy = list;
+    else
+      problems.push(
+        'TRUST_PROXY must be true, false, a number of hops, or a comma-separated list of addresses or CIDR ranges',
+      );
+  }
+  const requestIdleTimeoutMs = int('REQUEST_IDLE_TIMEOUT_MS', 30_000, 0, 86_400_000);
+  const requestBodyTimeoutMs = int('REQUEST_BODY_TIMEOUT_MS', 60_000, 0, 86_400_000);
+  const uploadTimeoutMs = int('UPLOAD_TIMEOUT_MS', 3_600_000, 0, 86_400_000);
   const initialCredits = int('INITIAL_CREDITS', 1000, 0, 1_000_000_000);
   const slowQueryMs = int('SLOW_QUERY_MS', 1000, 0, 3_600_000);
 
@@ -391,6 +509,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     problems.push(`BLOB_STORE=${JSON.stringify(blobKind)} must be local or s3`);
   }
   const workerConcurrency = int('WORKER_CONCURRENCY', 2, 1, 64);
+  const workspaceTaskLimit = int('WORKSPACE_TASK_LIMIT', 0, 0, 1000);
   const runConcurrency = int('RUN_CONCURRENCY', 2, 1, 64);
   const engineThreads = int('ENGINE_THREADS', Math.min(4, Math.max(1, os.availableParallelism() - 1)), 0, 64);
   const ingestThreads = int('INGEST_THREADS', Math.max(1, os.availableParallelism()), 1, 64);
@@ -398,6 +517,15 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const sweepIntervalMs = int('SWEEP_INTERVAL_MS', 43_200_000, 1_000, 2_147_483_647);
   const uploadSessionIdleMs = int('UPLOAD_SESSION_IDLE_MS', 86_400_000, 1_000, 2_592_000_000);
   const officeTimeoutMs = int('OFFICE_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
+  const MB = 1024 * 1024;
+  const officeLimits: OfficeLimits = Object.freeze({
+    maxUnzippedBytes: int('OFFICE_MAX_UNZIPPED_MB', 512, 1, 1_000_000) * MB,
+    maxRatio: int('OFFICE_MAX_ZIP_RATIO', 100, 1, 1_000_000),
+    maxEntries: int('OFFICE_MAX_ZIP_ENTRIES', 10_000, 1, 10_000_000),
+    cpuSeconds: int('OFFICE_CPU_SECONDS', 90, 0, 86_400),
+    memoryBytes: int('OFFICE_MEMORY_MB', 2048, 0, 1_000_000) * MB,
+  });
+  const diskFreeMinBytes = int('DISK_FREE_MIN_MB', 512, 0, 1_000_000_000) * MB;
   const renderDpi = int('RENDER_DPI', 150, 50, 600);
 
   /** A model server's base URL, without a trailing slash; it may carry credentials, so a problem names the setting and never echoes it. */
@@ -457,11 +585,17 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     shareSecret,
     publicUrl,
     rateLimitPerMin,
+    authFailuresPerMin,
+    trustProxy,
+    requestIdleTimeoutMs,
+    requestBodyTimeoutMs,
+    uploadTimeoutMs,
     slowQueryMs,
     logLevel,
     initialCredits,
     blob,
     workerConcurrency,
+    workspaceTaskLimit,
     runConcurrency,
     engineThreads,
     ingestThreads,
@@ -469,6 +603,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     sweepIntervalMs,
     uploadSessionIdleMs,
     officeTimeoutMs,
+    officeLimits,
+    diskFreeMinBytes,
     renderDpi,
     engine,
     searchPrice,

@@ -20,6 +20,10 @@ export interface Task {
   /** Set when the task was failed for good without running (a kind with no handler). */
   failed_at: number | null;
   created_at: number;
+  /** The workspace the task works for; null for housekeeping (sweeps). */
+  workspace_id: string | null;
+  /** Its place in the fair order (see claimTask); null for housekeeping, which goes first. */
+  queue_pos: number | null;
 }
 
 /** Call inside the transaction that creates the state the task works on; `now` is the clock's time. */
@@ -28,14 +32,30 @@ export async function enqueue(
   kind: TaskKind,
   refId: string,
   now: number,
-  runAfter = now,
+  opts: { runAfter?: number; workspaceId?: string | null } = {},
 ): Promise<string> {
   const id = newId('task');
+  const workspaceId = opts.workspaceId ?? null;
   await query(
     q,
     'queue.enqueue',
-    'INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $3, $4, 0, $5)',
-    [id, kind, refId, runAfter, now],
+    workspaceId === null
+      ? `INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at) VALUES ($1, $2, $3, $4, 0, $5)`
+      : // The position: after the workspace's last and after the head of the queue.
+        `WITH head AS (
+           SELECT COALESCE(
+             (SELECT min(queue_pos) FROM tasks WHERE queue_pos IS NOT NULL AND failed_at IS NULL),
+             (SELECT COALESCE(max(task_tail), 0) + 1 FROM workspace_queue_tails)) AS h
+         ), pos AS (
+           INSERT INTO workspace_queue_tails AS w (workspace_id, task_tail) SELECT $6, h FROM head
+           ON CONFLICT (workspace_id) DO UPDATE SET task_tail = GREATEST(w.task_tail + 1, (SELECT h FROM head))
+           RETURNING task_tail
+         )
+         INSERT INTO tasks (id, kind, ref_id, run_after, attempts, created_at, workspace_id, queue_pos)
+         SELECT $1, $2, $3, $4, 0, $5, $6, task_tail FROM pos`,
+    workspaceId === null
+      ? [id, kind, refId, opts.runAfter ?? now, now]
+      : [id, kind, refId, opts.runAfter ?? now, now, workspaceId],
   );
   return id;
 }
@@ -79,26 +99,39 @@ export async function rescheduleTask(
   );
 }
 
-/** Takes the oldest ready task whose lease is free or has run out (a dead worker's task). */
+/**
+ * Takes a ready task whose lease is free or has run out (a dead worker's task), fairly: the
+ * workspace with the fewest tasks running goes first, then the lowest queue position (see
+ * enqueue: start-time fair queuing), so one workspace's bulk (or hostile) uploads delay
+ * another's job by about the tasks running when it arrived. A workspace already running
+ * `perWorkspace` tasks (0: no cap) waits, even when a worker is idle. Housekeeping tasks (no
+ * workspace) are never capped and go first.
+ */
 export async function claimTask(
   q: Queryable,
   workerId: string,
   kinds: readonly TaskKind[],
   leaseMs: number,
   now: number,
+  perWorkspace = 0,
 ): Promise<Task | null> {
   const rows = await query<Task>(
     q,
     'queue.claimTask',
     `UPDATE tasks SET locked_by = $1, lease_until = $2, attempts = attempts + 1
       WHERE id = (
-        SELECT id FROM tasks
-         WHERE kind = ANY($3::text[]) AND run_after <= $4 AND (lease_until IS NULL OR lease_until < $4)
-         ORDER BY run_after, created_at
-         FOR UPDATE SKIP LOCKED
+        SELECT t.id FROM tasks t
+          LEFT JOIN LATERAL (
+            SELECT count(*)::int AS n FROM tasks r
+             WHERE r.workspace_id IS NOT DISTINCT FROM t.workspace_id AND r.locked_by IS NOT NULL
+               AND r.lease_until >= $4) running ON true
+         WHERE t.kind = ANY($3::text[]) AND t.run_after <= $4 AND (t.lease_until IS NULL OR t.lease_until < $4)
+           AND t.failed_at IS NULL AND ($5::int = 0 OR t.workspace_id IS NULL OR running.n < $5::int)
+         ORDER BY running.n, t.queue_pos NULLS FIRST, t.run_after, t.created_at
+         FOR UPDATE OF t SKIP LOCKED
          LIMIT 1)
       RETURNING *`,
-    [workerId, now + leaseMs, kinds, now],
+    [workerId, now + leaseMs, kinds, now, perWorkspace],
   );
   return rows[0] ?? null;
 }

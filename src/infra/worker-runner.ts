@@ -46,6 +46,8 @@ export interface RunnerOptions {
   log: Logger;
   /** Lease ends and retry times are written in this clock's time (the one every worker reads). */
   clock: Clock;
+  /** Tasks one workspace may run at once across the deployment; 0 or unset: no cap. */
+  perWorkspace?: number;
 }
 
 /**
@@ -91,7 +93,8 @@ export class WorkerRunner {
     this.opts = opts;
     this.loop = new LeasedLoop<Task>(
       {
-        claim: (workerId) => claimTask(db, workerId, TASK_KINDS, opts.leaseMs, opts.clock()),
+        claim: (workerId) =>
+          claimTask(db, workerId, TASK_KINDS, opts.leaseMs, opts.clock(), opts.perWorkspace ?? 0),
         renew: (task) => extendLease(db, task.id, this.workerId, opts.leaseMs, opts.clock()),
         run: (task, { signal }) => this.runTask(task, signal),
         sweep: { everyMs: opts.pollMs * 20, run: () => this.failUnknown() },

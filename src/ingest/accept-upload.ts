@@ -161,5 +161,12 @@ export function multipartError(err: unknown) {
   ) {
     return errors.badRequest(`Upload refused: ${e.message}`);
   }
+  // The multipart parser's own complaints about the body (no boundary, a boundary that never
+  // comes, a body cut off) are plain errors with no code; system errors always carry one.
+  if (err instanceof Error && e.code === undefined && MALFORMED_MULTIPART.test(err.message)) {
+    return errors.badRequest(`Malformed multipart/form-data body: ${err.message}.`);
+  }
   return null;
 }
+
+const MALFORMED_MULTIPART = /^(?:Multipart: |Unexpected end of |Malformed part header|Part terminated early)/;

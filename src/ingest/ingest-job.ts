@@ -1,9 +1,11 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
+import { isOutOfStorage, isTransientResourceError, withoutServerPaths } from '../domain/errors.ts';
 import { runStandingTables } from '../domain/standing.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { OfficeLimits } from '../infra/config.ts';
 import type { Database } from '../infra/db/database.ts';
 import { type JobRow, repos, transaction } from '../infra/repos/index.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
@@ -23,6 +25,8 @@ export interface IngestDeps {
   dataDir: string;
   renderDpi: number;
   officeTimeoutMs: number;
+  /** Zip budget and rlimits of office conversions (the OFFICE_* settings). */
+  officeLimits: OfficeLimits;
   /** Tells this process's cell runner that a standing table queued cells. */
   notifyWork?: () => void;
   /** Set: vectorize jobs also store page vectors (D6); unset, vectorize is extract. */
@@ -36,6 +40,34 @@ const BATCH = 8;
 
 const PAGE_TIMEOUT_MS = 60_000;
 
+/** Attempts at a job that keeps failing on something other than the machine's resources. */
+const MAX_ATTEMPTS = 3;
+/**
+ * Attempts at a job failing on a transient resource (a full disk, no file descriptors, no
+ * memory, the database unavailable): the runner's backoff doubles from 2 s up to 5 min, so
+ * these span about 45 minutes for an operator to free space before the job gives up.
+ */
+export const TRANSIENT_MAX_ATTEMPTS = 16;
+
+/** The statusText of a job waiting to retry after a resource failure (it stays IN_PROGRESS). */
+export function retryingText(err: unknown): string {
+  return isOutOfStorage(err)
+    ? 'The server ran out of storage space; the job will be retried.'
+    : 'The server is short of resources right now; the job will be retried.';
+}
+
+/** The statusText of a job that failed for good on an unexpected error: plain, without server paths. */
+export function failureText(err: Error, attempts?: number): string {
+  const tries = attempts && attempts > 1 ? ` after ${attempts} attempts` : '';
+  if (isOutOfStorage(err)) {
+    return `Processing failed${tries}: the server ran out of storage space. Upload the file again later.`;
+  }
+  if (isTransientResourceError(err)) {
+    return `Processing failed${tries}: the server was short of resources. Upload the file again later.`;
+  }
+  return `Processing failed: ${withoutServerPaths(err.message).slice(0, 300)}`;
+}
+
 /**
  * The ingest job: original bytes → PDF (office files through LibreOffice) → per page a
  * single-page PDF, a JPEG, a retrieval image and words with boxes (OCR when the page has no
@@ -44,12 +76,36 @@ const PAGE_TIMEOUT_MS = 60_000;
  */
 export function ingestHandler(deps: IngestDeps): TaskHandler {
   return {
-    maxAttempts: 3,
-    run: (jobId, ctx) => runIngest(deps, jobId, ctx),
+    // The runner's count; failures not caused by resources end the job after MAX_ATTEMPTS below.
+    maxAttempts: TRANSIENT_MAX_ATTEMPTS,
+    async run(jobId, ctx) {
+      try {
+        await runIngest(deps, jobId, ctx);
+      } catch (err) {
+        if (ctx.signal.aborted) throw err;
+        if (isTransientResourceError(err)) {
+          // Thrown on to the runner, which retries with backoff; the job says why it waits.
+          if (ctx.attempt < TRANSIENT_MAX_ATTEMPTS) await noteRetrying(deps, jobId, err).catch(() => {});
+          throw err;
+        }
+        if (ctx.attempt < MAX_ATTEMPTS) throw err;
+        const error = err instanceof Error ? err : new Error(String(err));
+        ctx.log.error({ err: error }, 'ingest job failed for the last time');
+        await finish(deps, jobId, 'ERROR', failureText(error));
+      }
+    },
     async giveUp(jobId, error) {
-      await finish(deps, jobId, 'ERROR', `Processing failed: ${error.message.slice(0, 300)}`);
+      await finish(deps, jobId, 'ERROR', failureText(error, TRANSIENT_MAX_ATTEMPTS));
     },
   };
+}
+
+/** The job stays IN_PROGRESS while it waits for its retry; its statusText says why. */
+async function noteRetrying(deps: Pick<IngestDeps, 'db' | 'clock'>, jobId: string, err: unknown) {
+  const job = await repos(deps.db).jobs.findJob(jobId);
+  if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return;
+  const now = deps.clock();
+  await repos(deps.db).jobs.updateJob(jobId, { status_text: retryingText(err) }, now);
 }
 
 /**
@@ -68,7 +124,9 @@ async function finish(
     const job = await repos(tx).jobs.findJob(jobId, { forUpdate: true });
     if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return null;
     const now = deps.clock();
-    await repos(tx).jobs.updateJob(jobId, { status, status_text: statusText, finished_at: now }, now);
+    // Whatever the message quotes (converter output, a library's error), no server path reaches the client.
+    const text = statusText === null ? null : withoutServerPaths(statusText);
+    await repos(tx).jobs.updateJob(jobId, { status, status_text: text, finished_at: now }, now);
     if (fileReady === null) return null;
     const file = await repos(tx).files.findFileById(job.file_id, { forUpdate: true });
     if (!file) return null;

@@ -14,6 +14,13 @@ export interface ConvertOptions {
   /** LibreOffice user profile; concurrent workers must each pass their own. */
   profileDir: string;
   timeoutMs?: number;
+  /**
+   * CPU seconds the converter's processes may each use (RLIMIT_CPU) and the address space
+   * they may each map (RLIMIT_AS), so a hostile document that parses slowly or balloons is
+   * stopped by the kernel, not only by the wall-clock timeout. Unset: no limit.
+   */
+  cpuSeconds?: number;
+  memoryBytes?: number;
   signal?: AbortSignal;
   /** Converter executable; tests point it at fakes. */
   binary?: string;
@@ -22,6 +29,14 @@ export interface ConvertOptions {
 const DEFAULT_TIMEOUT_MS = 120_000;
 const OUTPUT_TAIL_CHARS = 500;
 const FALLBACK_BINARIES = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'];
+const PRLIMIT_BINARIES = ['/usr/bin/prlimit', '/bin/prlimit'];
+
+let conversions = 0;
+
+/** Converter processes started by this process so far (tests check a refused file never got one). */
+export function conversionsStarted(): number {
+  return conversions;
+}
 
 /** One LibreOffice per profile at a time: a second instance on a profile hands off to the first or fails. */
 const profileQueues = new Map<string, Promise<unknown>>();
@@ -65,9 +80,8 @@ async function convertNow(inputPath: string, opts: ConvertOptions): Promise<stri
   opts.signal?.throwIfAborted();
   const binary = opts.binary ?? (await findSoffice());
   if (!binary) {
-    throw new OfficeConversionError(
-      'LibreOffice is not installed: no soffice on PATH, in /usr/bin or in /usr/lib/libreoffice/program',
-    );
+    // Where it was looked for is the operator's business (README), not the job's statusText.
+    throw new OfficeConversionError('LibreOffice is not installed on this server');
   }
   const outDir = path.resolve(opts.outDir);
   await mkdir(outDir, { recursive: true });
@@ -90,7 +104,9 @@ async function convertNow(inputPath: string, opts: ConvertOptions): Promise<stri
       outDir,
       input,
     ];
-    const result = await runGroup(binary, args, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, opts.signal);
+    const [command, ...commandArgs] = await withLimits([binary, ...args], opts);
+    conversions++;
+    const result = await runGroup(command, commandArgs, opts.timeoutMs ?? DEFAULT_TIMEOUT_MS, opts.signal);
     if (result.timedOut) {
       throw new OfficeConversionError(
         `LibreOffice did not finish within ${opts.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms and was killed${outputNote(result.output)}`,
@@ -99,8 +115,12 @@ async function convertNow(inputPath: string, opts: ConvertOptions): Promise<stri
     opts.signal?.throwIfAborted();
     if (!(await looksLikePdf(output))) {
       const how = result.code === null ? `was killed by ${result.signal}` : `exited with code ${result.code}`;
+      const budget =
+        (opts.cpuSeconds || opts.memoryBytes) && (result.code === null || result.code > 0)
+          ? `; it may have run out of its CPU-time or memory budget${budgetNote(opts)}`
+          : '';
       throw new OfficeConversionError(
-        `LibreOffice produced no PDF for ${path.basename(inputPath)} (it ${how})${outputNote(result.output)}`,
+        `LibreOffice produced no PDF for ${path.basename(inputPath)} (it ${how}${budget})${outputNote(result.output)}`,
       );
     }
     return output;
@@ -110,6 +130,40 @@ async function convertNow(inputPath: string, opts: ConvertOptions): Promise<stri
   } finally {
     await rm(input, { force: true });
   }
+}
+
+/**
+ * The command wrapped so the kernel enforces the budget on it and everything it starts
+ * (limits are inherited): util-linux `prlimit`, which execs the command in place so it stays
+ * the group leader runGroup kills; without it, the shell's `ulimit` does the same.
+ */
+async function withLimits(command: string[], opts: ConvertOptions): Promise<string[]> {
+  const cpu = opts.cpuSeconds && opts.cpuSeconds > 0 ? Math.ceil(opts.cpuSeconds) : null;
+  const mem = opts.memoryBytes && opts.memoryBytes > 0 ? Math.floor(opts.memoryBytes) : null;
+  if (cpu === null && mem === null) return command;
+  const prlimit = await findExecutable(PRLIMIT_BINARIES);
+  if (prlimit) {
+    return [
+      prlimit,
+      ...(cpu !== null ? [`--cpu=${cpu}`] : []),
+      ...(mem !== null ? [`--as=${mem}`] : []),
+      '--',
+      ...command,
+    ];
+  }
+  const limits = [
+    ...(cpu !== null ? [`ulimit -t ${cpu}`] : []),
+    ...(mem !== null ? [`ulimit -v ${Math.floor(mem / 1024)}`] : []),
+  ];
+  return ['/bin/sh', '-c', `${limits.join('; ')}; exec "$0" "$@"`, ...command];
+}
+
+function budgetNote(opts: ConvertOptions): string {
+  const parts = [
+    ...(opts.cpuSeconds ? [`${opts.cpuSeconds} CPU seconds`] : []),
+    ...(opts.memoryBytes ? [`${Math.round(opts.memoryBytes / (1024 * 1024))} MB of memory`] : []),
+  ];
+  return parts.length > 0 ? ` of ${parts.join(' and ')}` : '';
 }
 
 interface RunResult {
@@ -223,6 +277,22 @@ async function linkOrCopy(from: string, to: string): Promise<void> {
 }
 
 let foundSoffice: string | undefined;
+const foundExecutables = new Map<string, string | null>();
+
+async function findExecutable(candidates: string[]): Promise<string | null> {
+  const key = candidates.join(':');
+  if (foundExecutables.has(key)) return foundExecutables.get(key)!;
+  let found: string | null = null;
+  for (const candidate of candidates) {
+    try {
+      await access(candidate, constants.X_OK);
+      found = candidate;
+      break;
+    } catch {}
+  }
+  foundExecutables.set(key, found);
+  return found;
+}
 
 /** Only a hit is cached, so installing LibreOffice does not need a restart. */
 async function findSoffice(): Promise<string | null> {

@@ -1,7 +1,9 @@
+import { statfs } from 'node:fs/promises';
 import path from 'node:path';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
+import type { OfficeLimits } from '../infra/config.ts';
 import type { Database } from '../infra/db/database.ts';
 import { type FileRow, repos, type Tier } from '../infra/repos/index.ts';
 import { detectFileType } from './detect-type.ts';
@@ -10,6 +12,7 @@ import { originalKey, sourcePdfKey } from './keys.ts';
 import { convertToPdf, OfficeConversionError } from './office.ts';
 import type { PagePool } from './page-pool.ts';
 import { repairPdf } from './pdf-repair.ts';
+import { checkZipBudget } from './zip-budget.ts';
 
 /** A failure the user caused or can fix; its message becomes the job's statusText. */
 export class UserFacingError extends Error {}
@@ -21,8 +24,17 @@ interface Deps {
   blobs: BlobStore;
   pool: PagePool;
   officeTimeoutMs: number;
+  /** The OFFICE_* settings: zip budget and converter rlimits. */
+  officeLimits: OfficeLimits;
   clock: Clock;
 }
+
+/** The office formats that are zips of XML parts (OOXML); `.doc` is an OLE file and has no zip to read. */
+const OOXML_MIME = new Set([
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation',
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+]);
 
 const IMAGE_MIME = new Set(['image/jpeg', 'image/png', 'image/webp']);
 const PDF_MIME = 'application/pdf';
@@ -54,17 +66,32 @@ export async function preparePdf(
     if (await deps.blobs.stat(sourcePdfKey(file.id))) {
       await deps.blobs.getToFile(sourcePdfKey(file.id), pdfPath);
     } else {
+      const limits = deps.officeLimits;
+      if (OOXML_MIME.has(mime)) {
+        // Before LibreOffice is started: a zip bomb costs milliseconds here, not a slot for
+        // the whole conversion timeout.
+        const refused = await checkZipBudget(original, limits);
+        if (refused) {
+          throw new UserFacingError(
+            `The document was refused before conversion: ${refused}. Nothing was charged.`,
+          );
+        }
+      }
       try {
         pdfPath = await convertToPdf(original, {
           outDir: path.join(workDir, 'convert'),
           profileDir: path.join(workDir, 'lo-profile'),
           timeoutMs: deps.officeTimeoutMs,
+          cpuSeconds: limits.cpuSeconds,
+          memoryBytes: limits.memoryBytes,
           signal,
         });
       } catch (err) {
-        if (err instanceof OfficeConversionError)
-          throw new UserFacingError(`Could not convert the document to PDF: ${err.message}`);
-        throw err;
+        if (!(err instanceof OfficeConversionError)) throw err;
+        // LibreOffice says nothing useful when it cannot write its PDF: on a full disk the
+        // failure is the machine's, and the job retries instead of blaming the document.
+        if (await nearlyFull(workDir)) throw outOfSpace();
+        throw new UserFacingError(`Could not convert the document to PDF: ${err.message}`);
       }
       await deps.blobs.putFile(sourcePdfKey(file.id), pdfPath, { contentType: PDF_MIME });
     }
@@ -86,6 +113,24 @@ export async function preparePdf(
     );
   }
   return { kind: 'pdf', path: pdfPath, pageCount: info.pageCount };
+}
+
+/** Less free space than any converted PDF needs: the disk, not the document, failed the conversion. */
+const NEARLY_FULL_BYTES = 16 * 1024 * 1024;
+
+async function nearlyFull(dir: string): Promise<boolean> {
+  try {
+    const s = await statfs(dir);
+    return s.bavail * s.bsize < NEARLY_FULL_BYTES;
+  } catch {
+    return false;
+  }
+}
+
+function outOfSpace(): Error {
+  return Object.assign(new Error('ENOSPC: no space left on device for the converted PDF'), {
+    code: 'ENOSPC',
+  });
 }
 
 async function download(

@@ -31,16 +31,21 @@ const overCap = () =>
 
 /**
  * Any failure of the metering store itself is a 503 (section 7): nothing was charged, so
- * the client may retry. Our own refusals (402, 400) pass through.
+ * the client may retry. Our own refusals (402, 400, 404) pass through; a database error the
+ * database layer already turned into a status (a full disk's 503, a race's 409, a value's
+ * 400: those carry the database error as `cause`) is still the store failing, so 503 too.
  */
 async function metered<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof AppError) throw err;
-    throw errors.unavailable(
+    if (err instanceof AppError && (err as { cause?: unknown }).cause === undefined) throw err;
+    const unavailable = errors.unavailable(
       'Search metering is unavailable right now; nothing was charged. Retry the request.',
     );
+    // For the error handler's log line: what failed underneath (never shown to the client).
+    (unavailable as AppError & { cause?: unknown }).cause = (err as { cause?: unknown })?.cause ?? err;
+    throw unavailable;
   }
 }
 

@@ -41,6 +41,7 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
       dataDir: config.dataDir,
       renderDpi: config.renderDpi,
       officeTimeoutMs: config.officeTimeoutMs,
+      officeLimits: config.officeLimits,
       notifyWork: () => cells.poke(),
       embeddings: config.embeddings ? new EmbeddingsClient(config.embeddings) : null,
       clock,
@@ -57,6 +58,7 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
   };
   const runner = new WorkerRunner(db, handlers, {
     concurrency: config.workerConcurrency,
+    perWorkspace: config.workspaceTaskLimit,
     leaseMs: config.taskLeaseMs,
     pollMs: 500,
     log: log.child({ component: 'worker' }),

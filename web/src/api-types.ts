@@ -7,8 +7,8 @@
 export interface paths {
   "/healthz": {
     /**
-     * Liveness and database reachability; no key needed
-     * @description Spec: decisions.md D10.
+     * Liveness, database reachability and free disk space; no key needed
+     * @description Answers 200 whenever the service accepts requests: `status` is `degraded`, with `reason`, when less than DISK_FREE_MIN_MB is free on the disk holding DATA_DIR (reads still work; uploads and ingest may fail with 507 until space frees). Spec: decisions.md D10.
      */
     get: {
       responses: {
@@ -19,9 +19,10 @@ export interface paths {
               success: boolean;
               total: number;
               data: {
-                /** @enum {string} */
-                status: "ok";
+                status: "ok" | "degraded";
                 database: string;
+                /** @description Why the service is degraded; absent when ok. */
+                reason?: string;
               };
             };
           };

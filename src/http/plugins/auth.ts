@@ -4,6 +4,7 @@ import { authenticate, levelAllows } from '../../domain/api-keys.ts';
 import { errors } from '../../domain/errors.ts';
 import { repos } from '../../infra/repos/index.ts';
 import type { App, AppContext } from '../context.ts';
+import { AuthFailureThrottle } from './auth-throttle.ts';
 
 /** Routes a plugin adds for the API reference page; everything else must declare its access. */
 const DOCS_PREFIX = '/docs';
@@ -18,9 +19,20 @@ function sameSecret(a: string, b: string): boolean {
  * One hook enforces every route's declared access, before validation and the handler, in
  * the order of section 5: a bad key (401), a workspace or table the key cannot reach
  * (404), then a level too low (403). All of these answer plain text.
+ *
+ * Before any of that, an address that has failed authentication too often this minute
+ * (AUTH_FAILURES_PER_MIN) answers 429, plain text like the other rate limit (issue 15 F8).
+ * Only a presented credential that fails counts: a missing header is not a guess.
  */
 export function registerAuth(app: App, ctx: AppContext): void {
   app.decorateRequest('principal', null);
+  const limit = ctx.config.authFailuresPerMin;
+  const throttle = limit > 0 ? new AuthFailureThrottle(limit, ctx.now) : null;
+  const failed = (request: FastifyRequest) => {
+    if (throttle?.fail(request.ip)) {
+      request.log.warn({ address: request.ip, limit }, 'too many failed authentications: address throttled');
+    }
+  };
 
   app.addHook('onRoute', (route) => {
     if (route.config?.access === undefined && !route.url?.startsWith(DOCS_PREFIX)) {
@@ -31,11 +43,17 @@ export function registerAuth(app: App, ctx: AppContext): void {
   app.addHook('onRequest', async (request, reply) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
-    if (access === 'admin') return checkAdmin(request, ctx);
+    // Without ADMIN_TOKEN the admin API does not exist (decisions.md D1), blocked or not.
+    if (access === 'admin' && ctx.config.adminToken === null) throw errors.notFound('Route', true);
+    if (throttle?.blocked(request.ip)) throw errors.rateLimited();
+    if (access === 'admin') return checkAdmin(request, ctx.config.adminToken as string, failed);
 
     const header = request.headers['x-api-key'];
     const principal = await authenticate(ctx.db, typeof header === 'string' ? header : undefined, ctx.now());
-    if (!principal) throw errors.unauthorized();
+    if (!principal) {
+      if (header !== undefined) failed(request);
+      throw errors.unauthorized();
+    }
     request.principal = principal;
     // Fastify logs completion through reply.log, so both carry the key id.
     request.log = reply.log = request.log.child({ keyId: principal.keyId });
@@ -54,11 +72,14 @@ export function registerAuth(app: App, ctx: AppContext): void {
   });
 }
 
-function checkAdmin(request: FastifyRequest, ctx: AppContext): void {
-  // Without ADMIN_TOKEN the admin API does not exist (decisions.md D1).
-  if (ctx.config.adminToken === null) throw errors.notFound('Route', true);
+function checkAdmin(
+  request: FastifyRequest,
+  adminToken: string,
+  failed: (request: FastifyRequest) => void,
+): void {
   const presented = request.headers['x-admin-token'];
-  if (typeof presented !== 'string' || !sameSecret(presented, ctx.config.adminToken)) {
+  if (typeof presented !== 'string' || !sameSecret(presented, adminToken)) {
+    if (presented !== undefined) failed(request);
     throw errors.unauthorized('Unauthorized: a valid x-admin-token header is required.');
   }
 }

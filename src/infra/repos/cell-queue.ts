@@ -237,3 +237,37 @@ export async function requeueCells(q: Queryable, ids: readonly string[], now: nu
     [ids, now],
   );
 }
+
+/**
+ * The head of the cell queue: the lowest position still queued or running; when nothing is,
+ * just past the last position any workspace was given (so positions only grow).
+ */
+export async function queueHead(q: Queryable): Promise<number> {
+  const rows = await q.query<{ head: number }>(
+    `SELECT COALESCE(
+       (SELECT queue_pos FROM cells WHERE status IN ('IN_QUEUE', 'IN_PROGRESS') AND queue_pos IS NOT NULL
+         ORDER BY queue_pos LIMIT 1),
+       (SELECT COALESCE(max(cell_tail), 0) + 1 FROM workspace_queue_tails)) AS head`,
+  );
+  return Number(rows[0].head);
+}
+
+/**
+ * Gives a workspace `count` consecutive queue positions starting after both its own last
+ * position and `head`; returns the first. Start-time fair queuing: workspaces queuing at the
+ * same time interleave, and a workspace's second run queues behind its first.
+ */
+export async function allocateQueuePositions(
+  q: Queryable,
+  workspaceId: string,
+  head: number,
+  count: number,
+): Promise<number> {
+  const rows = await q.query<{ first: number }>(
+    `INSERT INTO workspace_queue_tails AS w (workspace_id, cell_tail) VALUES ($1, $2::bigint + $3::bigint - 1)
+     ON CONFLICT (workspace_id) DO UPDATE SET cell_tail = GREATEST(w.cell_tail + 1, $2::bigint) + $3::bigint - 1
+     RETURNING w.cell_tail - $3::bigint + 1 AS first`,
+    [workspaceId, head, count],
+  );
+  return Number(rows[0].first);
+}

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { errors } from '../../../domain/errors.ts';
 import { multipartError } from '../../../ingest/accept-upload.ts';
+import { assertStorableText } from '../../plugins/sanitize.ts';
 
 /**
  * The text fields of a multipart request (start, end, abort carry no file). Files and
@@ -17,8 +18,11 @@ export async function readFields<K extends string>(
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') part.file.resume();
-      else if ((names as readonly string[]).includes(part.fieldname))
-        out[part.fieldname as K] = String(part.value);
+      else if ((names as readonly string[]).includes(part.fieldname)) {
+        const value = String(part.value);
+        assertStorableText(`body.${part.fieldname}`, value);
+        out[part.fieldname as K] = value;
+      }
     }
   } catch (err) {
     throw multipartError(err) ?? err;
