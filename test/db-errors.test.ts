@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/domain/errors.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 import { api } from './helpers/runs.ts';
+import { seedFiles } from './helpers/seed.ts';
 
 describe('database errors mapped once (issue 14, section 7)', () => {
   let h: Harness;
@@ -61,5 +62,41 @@ describe('database errors mapped once (issue 14, section 7)', () => {
     for (const r of results) expect([200, 409], r.raw).toContain(r.status);
     const rows = await a.must('GET', `/tables/${table}/rows`);
     expect(rows.filter((row: { subjectId: string }) => row.subjectId === bundle.id)).toHaveLength(1);
+  });
+
+  it('each unique constraint a client can race answers 200 or 409, never 500: bundle members, the one primary member, search idempotency keys', async () => {
+    const a = api(h, ws);
+    const [f1, f2] = await seedFiles(h.db, ws.id, 2);
+    const bundle = await a.must('POST', '/bundles', { name: 'raced members' });
+    // bundle_members (bundle_id, file_id): the same file added six times at once.
+    const adds = await Promise.all(
+      Array.from({ length: 6 }, () => a.call('POST', `/bundles/${bundle.id}/files`, { fileIds: [f1] })),
+    );
+    for (const r of adds) expect([200, 409], r.raw).toContain(r.status);
+    await a.must('POST', `/bundles/${bundle.id}/files`, { fileIds: [f2] });
+    // bundle_members_one_primary: two members made primary at once.
+    const primaries = await Promise.all(
+      [f1, f2, f1, f2].map((f) => a.call('PATCH', `/bundles/${bundle.id}/files/${f}`, { isPrimary: true })),
+    );
+    for (const r of primaries) expect([200, 409], r.raw).toContain(r.status);
+    const members = (await a.must('GET', `/bundles/${bundle.id}`)).files as Array<{
+      fileId: string;
+      isPrimary: boolean;
+    }>;
+    expect(members.map((m) => m.fileId).sort()).toEqual([f1, f2].sort());
+    expect(members.filter((m) => m.isPrimary)).toHaveLength(1);
+    // search_requests (workspace, idempotency key): one key raced; charged once.
+    const before = await a.balance();
+    const searches = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        h.request('POST', '/v1/search', {
+          key: ws.key,
+          headers: { 'idempotency-key': 'raced-key-1' },
+          body: { query: 'raced search' },
+        }),
+      ),
+    );
+    for (const r of searches) expect([200, 409], r.body).toContain(r.statusCode);
+    expect(before - (await a.balance())).toBe(1);
   });
 });
