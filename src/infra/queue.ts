@@ -99,6 +99,9 @@ export async function rescheduleTask(
   );
 }
 
+/** The advisory lock under which capped claims take turns ("folio" in ASCII, a constant). */
+const CLAIM_LOCK = 0x666f6c696f;
+
 /**
  * Takes a ready task whose lease is free or has run out (a dead worker's task), fairly: the
  * workspace with the fewest tasks running goes first, then the lowest queue position (see
@@ -115,6 +118,9 @@ export async function claimTask(
   now: number,
   perWorkspace = 0,
 ): Promise<Task | null> {
+  // With a cap, claims take turns (call this inside a transaction): two claims at once would
+  // each count the other's task as not yet running and both take one.
+  if (perWorkspace > 0) await query(q, 'queue.claimTurn', 'SELECT pg_advisory_xact_lock($1)', [CLAIM_LOCK]);
   const rows = await query<Task>(
     q,
     'queue.claimTask',

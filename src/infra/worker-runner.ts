@@ -93,8 +93,12 @@ export class WorkerRunner {
     this.opts = opts;
     this.loop = new LeasedLoop<Task>(
       {
-        claim: (workerId) =>
-          claimTask(db, workerId, TASK_KINDS, opts.leaseMs, opts.clock(), opts.perWorkspace ?? 0),
+        claim: (workerId) => {
+          const cap = opts.perWorkspace ?? 0;
+          return cap > 0
+            ? db.transaction((tx) => claimTask(tx, workerId, TASK_KINDS, opts.leaseMs, opts.clock(), cap))
+            : claimTask(db, workerId, TASK_KINDS, opts.leaseMs, opts.clock());
+        },
         renew: (task) => extendLease(db, task.id, this.workerId, opts.leaseMs, opts.clock()),
         run: (task, { signal }) => this.runTask(task, signal),
         sweep: { everyMs: opts.pollMs * 20, run: () => this.failUnknown() },
