@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'forbidden'
   | 'not_found'
   | 'conflict'
+  | 'unprocessable'
   | 'rate_limited'
   | 'unavailable'
   | 'insufficient_storage'
@@ -22,6 +23,7 @@ const STATUS: Record<ErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   conflict: 409,
+  unprocessable: 422,
   rate_limited: 429,
   internal: 500,
   unavailable: 503,
@@ -66,6 +68,7 @@ export const errors = {
   paymentRequired: (message: string, extra?: Record<string, unknown>, plain = false) =>
     new AppError('payment_required', message, { extra, plain }),
   conflict: (message: string) => new AppError('conflict', message),
+  unprocessable: (message: string) => new AppError('unprocessable', message),
   rateLimited: () => new AppError('rate_limited', 'Too many requests: rate limit exceeded.', { plain: true }),
   unavailable: (message: string) => new AppError('unavailable', message),
   /** The disk (or quota) under DATA_DIR is full: nothing was stored, retry once space frees. */

@@ -7,6 +7,7 @@ import { loggerOptions } from '../infra/logger.ts';
 import type { App, AppContext } from './context.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerInputSanitiser } from './plugins/sanitize.ts';
@@ -57,6 +58,7 @@ export async function buildApp(
   registerBodyTimeouts(app, ctx);
   registerInputSanitiser(app);
   registerAuth(app, ctx);
+  registerIdempotency(app, ctx);
   await registerRateLimit(app, ctx);
   await registerOpenApi(app);
   // Our own, smaller limits (tier ceilings) are enforced while streaming; these only bound abuse.

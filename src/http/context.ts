@@ -38,8 +38,15 @@ export type Access = 'public' | 'admin' | 'read' | 'read_write';
 declare module 'fastify' {
   interface FastifyContextConfig {
     access?: Access;
+    /**
+     * The route honours an `Idempotency-Key` header (issue 17): a repeat with the same key and
+     * request within 24 hours replays the first answer without a second effect.
+     */
+    idempotent?: boolean;
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** Set when this request owns an Idempotency-Key and must file its answer under it. */
+    idempotency: { apiKeyId: string; key: string } | null;
   }
 }

@@ -2,12 +2,13 @@ import { sweepUploadSessions } from '../domain/upload-sessions.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
+import { repos } from '../infra/repos/index.ts';
 import type { TaskHandler } from '../infra/worker-runner.ts';
 import { sweepExpired } from './purge.ts';
 
 /**
- * The recurring `sweep` task: idle upload sessions lose their chunks (4.8) and expired
- * files are queued for purging (3.4, D8), then the task comes back `everyMs` later. One row
+ * The recurring `sweep` task: idle upload sessions lose their chunks (4.8), expired
+ * files are queued for purging (3.4, D8), Idempotency-Key answers past 24 hours go, then the task comes back `everyMs` later. One row
  * serves every worker of the deployment, so two never sweep at once, and a failed beat
  * retries with backoff instead of being dropped.
  */
@@ -26,6 +27,7 @@ export function sweepHandler(deps: {
     async run(_ref, { log }) {
       const sessions = await sweepUploadSessions(deps, deps.uploadSessionIdleMs);
       const expired = await sweepExpired(deps.db, deps.clock());
+      await repos(deps.db).idempotencyKeys.deleteExpiredIdempotencyKeys(deps.clock());
       if (expired > 0) deps.onPurgeQueued();
       if (expired > 0 || sessions > 0) log.info({ expired, sessions }, 'swept');
     },

@@ -12,6 +12,7 @@ import * as enginePages from './engine-pages.ts';
 import * as files from './files.ts';
 import * as health from './health.ts';
 import * as holds from './holds.ts';
+import * as idempotencyKeys from './idempotency-keys.ts';
 import * as instanceSettings from './instance-settings.ts';
 import * as items from './items.ts';
 import * as jobs from './jobs.ts';
@@ -49,6 +50,7 @@ const modules = {
   enginePages,
   files,
   health,
+  idempotencyKeys,
   holds,
   instanceSettings,
   items,
@@ -135,6 +137,7 @@ export type * from './files.ts';
 export { FILE_SORT_COLUMNS } from './files.ts';
 export type * from './health.ts';
 export type * from './holds.ts';
+export type * from './idempotency-keys.ts';
 export type * from './instance-settings.ts';
 export type * from './items.ts';
 export { ITEM_SORT_COLUMNS, ITEM_UPLOAD_ORDER } from './items.ts';

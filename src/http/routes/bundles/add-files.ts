@@ -22,7 +22,7 @@ const schema = {
 export function addBundleFilesRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/bundles/:bundleId/files',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) =>
       ok(
         await addBundleFiles(

@@ -18,7 +18,7 @@ const schema = {
 export function createBundleRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/bundles',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) => ok(await createBundle(ctx.db, request.params.workspaceId, request.body, ctx.now)),
   );
 }

@@ -25,7 +25,10 @@ const schema = {
 
 /** interface.md 4.4, 3.2. */
 export function putOverrideRoute(app: App, ctx: AppContext): void {
-  app.put(`${cellBase}/override`, { config: { access: 'read_write' }, schema }, async (request) =>
-    ok(await setOverride(ctx.db, request.params, request.body.value, request.principal!.keyId, ctx.now)),
+  app.put(
+    `${cellBase}/override`,
+    { config: { access: 'read_write', idempotent: true }, schema },
+    async (request) =>
+      ok(await setOverride(ctx.db, request.params, request.body.value, request.principal!.keyId, ctx.now)),
   );
 }

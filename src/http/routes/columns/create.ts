@@ -19,7 +19,7 @@ const schema = {
 export function createColumnRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables/:tableId/columns',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) =>
       ok(
         await createColumn(ctx.db, request.params.workspaceId, request.params.tableId, request.body, ctx.now),

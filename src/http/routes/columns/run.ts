@@ -17,7 +17,7 @@ const schema = {
 export function runColumnRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables/:tableId/columns/:columnId/run',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) => {
       const out = await startColumnRun(
         ctx.db,

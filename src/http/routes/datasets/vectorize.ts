@@ -17,10 +17,14 @@ const schema = {
 };
 
 export function vectorizeDatasetRoute(app: App, ctx: AppContext): void {
-  app.post('/v1/datasets/:id/vectorize', { config: { access: 'read_write' }, schema }, async (request) => {
-    const now = ctx.now();
-    const job = await requestVectorize(ctx.db, request.principal!.workspaceId, request.params.id, now);
-    ctx.notifyWork();
-    return ok(toJobView(job, 'v1'));
-  });
+  app.post(
+    '/v1/datasets/:id/vectorize',
+    { config: { access: 'read_write', idempotent: true }, schema },
+    async (request) => {
+      const now = ctx.now();
+      const job = await requestVectorize(ctx.db, request.principal!.workspaceId, request.params.id, now);
+      ctx.notifyWork();
+      return ok(toJobView(job, 'v1'));
+    },
+  );
 }

@@ -23,7 +23,7 @@ const schema = {
 export function uploadFileRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/files',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) => {
       const job = await acceptUpload(
         { db: ctx.db, blobs: ctx.blobs, dataDir: ctx.config.dataDir, clock: ctx.now },

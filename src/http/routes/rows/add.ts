@@ -23,7 +23,7 @@ const schema = {
 export function addRowRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables/:tableId/rows',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) =>
       ok(await addRow(ctx.db, request.params.workspaceId, request.params.tableId, request.body, ctx.now)),
   );

@@ -25,7 +25,7 @@ export function startRunRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables/:tableId/runs',
     {
-      config: { access: 'read_write' },
+      config: { access: 'read_write', idempotent: true },
       schema,
       // Both lists are optional (4.3 rule 1), so a bare POST with no body runs the whole table.
       preValidation: async (request) => {

@@ -23,7 +23,7 @@ const schema = {
 export function createTableRoute(app: App, ctx: AppContext): void {
   app.post(
     '/v2/workspaces/:workspaceId/tables',
-    { config: { access: 'read_write' }, schema },
+    { config: { access: 'read_write', idempotent: true }, schema },
     async (request) => ok(await createTable(ctx.db, request.params.workspaceId, request.body, ctx.now())),
   );
 }

@@ -20,10 +20,14 @@ const schema = {
 };
 
 export function endUploadSessionRoute(app: App, ctx: AppContext): void {
-  app.post('/v1/upload-session/end', { config: { access: 'read_write' }, schema }, async (request) => {
-    const fields = await readFields(request, ['key', 'parts']);
-    const job = await endUploadSession(sessionDeps(ctx), request.principal!.workspaceId, fields);
-    ctx.notifyWork();
-    return ok(toJobView(job, 'v1'));
-  });
+  app.post(
+    '/v1/upload-session/end',
+    { config: { access: 'read_write', idempotent: true }, schema },
+    async (request) => {
+      const fields = await readFields(request, ['key', 'parts']);
+      const job = await endUploadSession(sessionDeps(ctx), request.principal!.workspaceId, fields);
+      ctx.notifyWork();
+      return ok(toJobView(job, 'v1'));
+    },
+  );
 }
