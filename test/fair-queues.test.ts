@@ -60,7 +60,7 @@ describe('fair task claims (issue 15 item 2)', () => {
   const runner = (handler: TaskHandler, concurrency: number, perWorkspace = 0) =>
     new WorkerRunner(
       t.db,
-      { ingest: handler, 'file.purge': handler, sweep: handler },
+      { ingest: handler, 'file.purge': handler, sweep: handler, 'webhook.deliver': handler },
       {
         concurrency,
         perWorkspace,

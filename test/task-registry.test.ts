@@ -45,7 +45,7 @@ describe('task registry (issue 14)', () => {
     expectTypeOf<Parameters<typeof enqueue>[1]>().toEqualTypeOf<TaskKind>();
     expectTypeOf<'ingset'>().not.toExtend<TaskKind>();
     expectTypeOf<TaskHandlers>().toEqualTypeOf<Readonly<Record<TaskKind, TaskHandler>>>();
-    expect([...TASK_KINDS].sort()).toEqual(['file.purge', 'ingest', 'sweep']);
+    expect([...TASK_KINDS].sort()).toEqual(['file.purge', 'ingest', 'sweep', 'webhook.deliver']);
   });
 
   it('a task of a kind with no handler ends failed with a clear last_error, and other tasks still run', async () => {
@@ -63,7 +63,11 @@ describe('task registry (issue 14)', () => {
     await enqueue(t.db, 'ingest', 'ref-ingest', now);
     await enqueue(t.db, 'file.purge', 'ref-purge', now);
 
-    const runner = new WorkerRunner(t.db, { ingest: handler, 'file.purge': handler, sweep: handler }, opts());
+    const runner = new WorkerRunner(
+      t.db,
+      { ingest: handler, 'file.purge': handler, sweep: handler, 'webhook.deliver': handler },
+      opts(),
+    );
     runner.start();
     try {
       await until('known tasks done', async () => {
@@ -111,20 +115,40 @@ describe('task registry (issue 14)', () => {
   it('the start-up check names a missing handler, and a handler filed under an unknown kind', () => {
     const handler: TaskHandler = { run: async () => {} };
     expect(
-      () => new WorkerRunner(t.db, { ingest: handler, sweep: handler } as unknown as TaskHandlers, opts()),
+      () =>
+        new WorkerRunner(
+          t.db,
+          { ingest: handler, sweep: handler, 'webhook.deliver': handler } as unknown as TaskHandlers,
+          opts(),
+        ),
     ).toThrow(
       'Worker start-up: no handler for task kind "file.purge"; every TaskKind (src/infra/task-kinds.ts) needs one',
     );
-    expect(() => checkTaskHandlers({})).toThrow('no handler for task kinds "ingest", "file.purge", "sweep"');
-    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': {}, sweep: handler })).toThrow(
-      'no handler for task kind "file.purge"',
+    expect(() => checkTaskHandlers({})).toThrow(
+      'no handler for task kinds "ingest", "file.purge", "sweep", "webhook.deliver"',
     );
     expect(() =>
-      checkTaskHandlers({ ingest: handler, 'file.purge': handler, sweep: handler, 'file.purg': handler }),
+      checkTaskHandlers({ ingest: handler, 'file.purge': {}, sweep: handler, 'webhook.deliver': handler }),
+    ).toThrow('no handler for task kind "file.purge"');
+    expect(() =>
+      checkTaskHandlers({
+        ingest: handler,
+        'file.purge': handler,
+        sweep: handler,
+        'webhook.deliver': handler,
+        'file.purg': handler,
+      }),
     ).toThrow(
       'Worker start-up: handler for unknown task kind "file.purg"; add it to TASK_KINDS (src/infra/task-kinds.ts)',
     );
-    expect(() => checkTaskHandlers({ ingest: handler, 'file.purge': handler, sweep: handler })).not.toThrow();
+    expect(() =>
+      checkTaskHandlers({
+        ingest: handler,
+        'file.purge': handler,
+        sweep: handler,
+        'webhook.deliver': handler,
+      }),
+    ).not.toThrow();
   });
 
   it('a recurring task is one row however many workers start; each beat runs once and comes back, a failed beat retries', async () => {
@@ -149,7 +173,8 @@ describe('task registry (issue 14)', () => {
     const rows = await t.db.query<Task>("SELECT * FROM tasks WHERE kind = 'sweep'");
     expect(rows.map((r) => r.id)).toEqual([recurringTaskId('sweep')]);
     const runners = [1, 2].map(
-      () => new WorkerRunner(t.db, { ingest: idle, 'file.purge': idle, sweep }, opts()),
+      () =>
+        new WorkerRunner(t.db, { ingest: idle, 'file.purge': idle, sweep, 'webhook.deliver': idle }, opts()),
     );
     for (const r of runners) r.start();
     try {

@@ -2,6 +2,7 @@ import type { AnswerValue, Citation, EngineAnswer, Fact } from '../engine/types.
 import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
+import { countCreditsCharged } from '../infra/metrics.ts';
 import {
   type CellFactRow,
   type ClaimedCell,
@@ -13,6 +14,7 @@ import {
 } from '../infra/repos/index.ts';
 import { cellPrice } from './cost.ts';
 import { currentMonthSpend, holdCredits, settleCredits } from './credits.ts';
+import { settleRuns } from './webhooks.ts';
 
 /** D3 values of `blockReason`. */
 export type BlockReason = 'insufficient_credits' | 'spend_cap';
@@ -161,7 +163,7 @@ export async function claimCellJobs(
     return { jobs, runIds, claimed: claimed.length };
   });
   // Cells that ended here may have been their runs' last.
-  await repos(db).runs.settleRuns(out.runIds, clock());
+  await settleRuns(db, out.runIds, clock());
   return { jobs: out.jobs, claimed: out.claimed };
 }
 
@@ -228,6 +230,7 @@ export async function finishCellJobs(
   clock: Clock,
 ): Promise<string[]> {
   const now = clock();
+  let captured = 0;
   const runIds = await db.transaction(async (tx) => {
     const mine = await repos(tx).cellQueue.lockClaimedCells(
       claimId,
@@ -257,7 +260,7 @@ export async function finishCellJobs(
       }
       facts.push(...factRows(job, answer, now));
     }
-    await settleCredits(tx, capture, 'captured', now);
+    captured = (await settleCredits(tx, capture, 'captured', now)).reduce((sum, h) => sum + h.amount, 0);
     await settleCredits(tx, release, 'released', now);
     await repos(tx).cellQueue.markCellsEnded(done, now);
     await repos(tx).cellFacts.replaceCellFacts(
@@ -266,7 +269,8 @@ export async function finishCellJobs(
     );
     return [...new Set(mine.map((c) => c.run_id))];
   });
-  await repos(db).runs.settleRuns(runIds, clock());
+  countCreditsCharged('cell', captured);
+  await settleRuns(db, runIds, clock());
   return runIds;
 }
 
@@ -338,5 +342,5 @@ export async function handBackCells(
 
 /** Finishes runs whose settle was lost (a crash between a cell's commit and its settle). */
 export async function settleStrayRuns(db: Database, now: number): Promise<void> {
-  await repos(db).runs.settleRuns(await repos(db).runs.listUnsettledRuns(100), now);
+  await settleRuns(db, await repos(db).runs.listUnsettledRuns(100), now);
 }

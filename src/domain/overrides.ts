@@ -6,6 +6,7 @@ import { type Cell, toCell } from './cells.ts';
 import { OUTPUT_TYPES } from './columns.ts';
 import { errors } from './errors.ts';
 import { lockLiveTable } from './tables.ts';
+import { emitEvent } from './webhooks.ts';
 
 /** A human override as stored: the shape of a typed value (interface.md 2.4). */
 export interface Override {
@@ -191,6 +192,7 @@ export async function setOverride(
       },
       clock(),
     );
+    await emitEvent(tx, ids.workspaceId, 'cell.override_set', overrideEvent(ids, c), clock());
     return reread(tx, ids.tableId, c.id);
   });
 }
@@ -218,8 +220,14 @@ export async function clearOverride(
       { priorOverride: c.human_override },
       clock(),
     );
+    await emitEvent(tx, ids.workspaceId, 'cell.override_cleared', overrideEvent(ids, c), clock());
     return reread(tx, ids.tableId, c.id);
   });
+}
+
+/** Which cell a webhook's override event is about: ids only, never the values. */
+function overrideEvent(ids: { tableId: string; cellId: string }, c: { row_id: string; column_id: string }) {
+  return { tableId: ids.tableId, cellId: ids.cellId, rowId: c.row_id, columnId: c.column_id };
 }
 
 /** The override and its event, always together (2.5: the log is append-only and complete). */

@@ -6,6 +6,7 @@ import { currentMonthSpend, settleCredits } from './credits.ts';
 import { type AppError, errors } from './errors.ts';
 import { resolveScope, type Scope, type ScopeRequest } from './run-scope.ts';
 import { lockLiveTable } from './tables.ts';
+import { announceFinishedRuns, settleRuns } from './webhooks.ts';
 
 /** D3: the marker a standing table's automatic run carries in `triggeredBy`. */
 export const AUTO_TRIGGER = 'system:auto';
@@ -171,7 +172,7 @@ export async function startRun(
     return res;
   });
   // Runs whose last pending cells this run took over are finished now.
-  await repos(db).runs.settleRuns(out.superseded, clock());
+  await settleRuns(db, out.superseded, clock());
   const skippedRowIds = out.scope.skippedRowIds;
   if (out.queued.kind !== 'started') return { run: null, cells: 0, skippedRowIds };
   const run = await repos(db).runs.findRun(input.tableId, out.queued.runId);
@@ -193,8 +194,10 @@ export async function cancelRun(db: Database, tableId: string, runId: string, cl
   await db.transaction(async (tx) => {
     const run = await repos(tx).runs.findRun(tableId, runId);
     if (!run) throw errors.notFound('Run');
-    const canceled = await repos(tx).runs.cancelRuns(tableId, [runId], clock());
+    const now = clock();
+    const canceled = await repos(tx).runs.cancelRuns(tableId, [runId], now);
     if (canceled.length === 0) throw errors.conflict(`Run ${runId} already finished (${run.status}).`);
+    await announceFinishedRuns(tx, await repos(tx).runs.findRunsByIds(canceled), now);
   });
   return getRun(db, tableId, runId);
 }
@@ -205,7 +208,12 @@ export async function cancelAllRuns(
   tableId: string,
   clock: Clock,
 ): Promise<{ canceled: number; runs: Run[] }> {
-  const ids = await db.transaction((tx) => repos(tx).runs.cancelRuns(tableId, null, clock()));
+  const ids = await db.transaction(async (tx) => {
+    const now = clock();
+    const canceled = await repos(tx).runs.cancelRuns(tableId, null, now);
+    await announceFinishedRuns(tx, await repos(tx).runs.findRunsByIds(canceled), now);
+    return canceled;
+  });
   const set = new Set(ids);
   const runs = (await listTableRuns(db, tableId)).filter((r) => set.has(r.id));
   return { canceled: ids.length, runs };

@@ -14,6 +14,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
 import { LeasedLoop } from '../infra/leased-loop.ts';
+import { countCellsFinished, observeEngineCell } from '../infra/metrics.ts';
 import { PageCache } from './page-cache.ts';
 import type { AnswerEngine, ColumnConfig, EnginePage, EngineSubject } from './types.ts';
 
@@ -78,8 +79,13 @@ export class CellRunner {
     this.loop.poke();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /**
+   * Stops claiming at once; batches being answered get `graceMs` to finish (and be charged),
+   * then the engine is interrupted and their unfinished cells go back to the queue with their
+   * holds released (runBatch). 0: interrupt at once.
+   */
+  stop(graceMs = 0): Promise<void> {
+    return this.loop.stop(graceMs);
   }
 
   /** Null when there was nothing to claim. */
@@ -109,6 +115,9 @@ export class CellRunner {
     const answered = await Promise.all(jobs.map((job) => this.answer(job, pages, signal)));
     const outcomes = answered.filter((o): o is CellOutcome => o !== null);
     await finishCellJobs(this.db, claimId, outcomes, this.opts.clock);
+    const succeeded = outcomes.filter((o) => o.answer.status === 'SUCCESS').length;
+    countCellsFinished('success', succeeded);
+    countCellsFinished('error', outcomes.length - succeeded);
     if (stopping.aborted) {
       // Stopping: cells interrupted mid-answer go back to the queue; finished ones were charged above.
       const done = new Set(outcomes.map((o) => o.job.cellId));
@@ -141,6 +150,9 @@ export class CellRunner {
         sortOrder: d.sort_order,
       })),
     };
+    // Engine latency (performance.now(): a duration, not a clock any rule reads).
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
     try {
       const answer = await this.engine.answer(
         {
@@ -153,9 +165,11 @@ export class CellRunner {
         subject,
         signal,
       );
+      observeEngineCell(answer.status === 'SUCCESS' ? 'success' : 'error', seconds());
       return { job, answer };
     } catch (err) {
       if (signal.aborted) return null;
+      observeEngineCell('error', seconds());
       this.opts.log.warn({ err, cell: job.cellId }, 'engine failed on a cell');
       const statusText = `Extraction failed: ${(err as Error).message}`.slice(0, 500);
       return { job, answer: { status: 'ERROR', statusText, facts: [] } };

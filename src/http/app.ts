@@ -7,9 +7,11 @@ import { loggerOptions } from '../infra/logger.ts';
 import type { App, AppContext } from './context.ts';
 import { registerErrorHandling } from './errors.ts';
 import { registerAuth } from './plugins/auth.ts';
+import { registerDrain } from './plugins/drain.ts';
 import { registerIdempotency } from './plugins/idempotency.ts';
 import { registerOpenApi } from './plugins/openapi.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
+import { registerRequestMetrics } from './plugins/request-metrics.ts';
 import { registerInputSanitiser } from './plugins/sanitize.ts';
 import { registerBodyTimeouts, serverTimeouts } from './plugins/timeouts.ts';
 import { registerAdminRoutes } from './routes/admin/index.ts';
@@ -20,6 +22,7 @@ import { registerDatasetRoutes } from './routes/datasets/index.ts';
 import { registerFileRoutes } from './routes/files/index.ts';
 import { registerHealthRoutes } from './routes/health/index.ts';
 import { registerJobRoutes } from './routes/jobs/index.ts';
+import { registerMetricsRoutes } from './routes/metrics/index.ts';
 import { registerRowRoutes } from './routes/rows/index.ts';
 import { registerRunRoutes } from './routes/runs/index.ts';
 import { registerSearchRoutes } from './routes/search/index.ts';
@@ -27,6 +30,7 @@ import { registerShareRoutes } from './routes/share/index.ts';
 import { registerTableRoutes } from './routes/tables/index.ts';
 import { registerUploadSessionRoutes } from './routes/upload-sessions/index.ts';
 import { registerWebAppRoutes } from './routes/web-app/index.ts';
+import { registerWebhookRoutes } from './routes/webhooks/index.ts';
 import { registerWorkspaceRoutes } from './routes/workspaces/index.ts';
 import { formatValidationErrors, validatorCompiler } from './validation.ts';
 
@@ -55,6 +59,8 @@ export async function buildApp(
   });
 
   registerErrorHandling(app);
+  registerRequestMetrics(app);
+  registerDrain(app);
   registerBodyTimeouts(app, ctx);
   registerInputSanitiser(app);
   registerAuth(app, ctx);
@@ -67,6 +73,7 @@ export async function buildApp(
   });
 
   registerHealthRoutes(app, ctx);
+  registerMetricsRoutes(app, ctx);
   registerAdminRoutes(app, ctx);
   registerTableRoutes(app, ctx);
   registerFileRoutes(app, ctx);
@@ -81,6 +88,7 @@ export async function buildApp(
   registerUploadSessionRoutes(app, ctx);
   registerSearchRoutes(app, ctx);
   registerWorkspaceRoutes(app, ctx);
+  registerWebhookRoutes(app, ctx);
   await registerWebAppRoutes(app, ctx);
   return app;
 }

@@ -13,6 +13,10 @@ export interface Config {
   readonly databaseUrl: string | null;
   readonly dbPoolSize: number;
   readonly adminToken: string | null;
+  /** Enables GET /metrics (Authorization: Bearer); null: the route answers 404. */
+  readonly metricsToken: string | null;
+  /** A worker process run on its own serves GET /metrics on this port; null: it serves none. */
+  readonly workerMetricsPort: number | null;
   /** null means: generate once and keep it (DATA_DIR file or, on PostgreSQL, the database). */
   readonly shareSecret: string | null;
   readonly publicUrl: string;
@@ -27,6 +31,10 @@ export interface Config {
   readonly requestBodyTimeoutMs: number;
   /** Time allowed to receive any request whole, an upload included; 0: no limit. */
   readonly uploadTimeoutMs: number;
+  /** Webhook targets may be loopback or private addresses (tests, local use). */
+  readonly webhookAllowPrivate: boolean;
+  /** How long a webhook endpoint has to answer one delivery. */
+  readonly webhookTimeoutMs: number;
   /** A query slower than this is logged (warn) by its name; 0 turns it off. */
   readonly slowQueryMs: number;
   readonly logLevel: LogLevel;
@@ -41,6 +49,8 @@ export interface Config {
   /** Worker threads for page rendering and text extraction. */
   readonly ingestThreads: number;
   readonly taskLeaseMs: number;
+  /** On SIGTERM/SIGINT: how long in-flight requests, tasks and cell batches may take to finish. */
+  readonly shutdownGraceMs: number;
   readonly sweepIntervalMs: number;
   /** An upload session untouched this long is refused and its chunks swept (interface.md 4.8). */
   readonly uploadSessionIdleMs: number;
@@ -135,6 +145,18 @@ export const SETTINGS: readonly SettingDoc[] = [
       'Enables the `/admin` API (header `x-admin-token`); unset, every admin route answers 404. At least 16 characters.',
   },
   {
+    name: 'METRICS_TOKEN',
+    defaultValue: '(unset)',
+    description:
+      'Enables `GET /metrics` (Prometheus text format), which then requires `Authorization: Bearer <token>`; unset, the route answers 404. At least 16 characters.',
+  },
+  {
+    name: 'WORKER_METRICS_PORT',
+    defaultValue: '(unset)',
+    description:
+      'A worker process run on its own (`npm run start:worker`) serves `GET /metrics` on this port (on HOST), with the same token, so its ingest, cell and engine series can be scraped; needs METRICS_TOKEN. Unset, it serves nothing.',
+  },
+  {
     name: 'SHARE_SECRET',
     defaultValue: '(generated)',
     description:
@@ -155,6 +177,18 @@ export const SETTINGS: readonly SettingDoc[] = [
     defaultValue: '30',
     description:
       'Failed authentications (a wrong, unknown, expired or revoked API key, a wrong admin token) one source address may make per minute, per process; past it every request from that address that needs a key or the admin token answers 429 until the minute ends. 0 disables the limit.',
+  },
+  {
+    name: 'WEBHOOK_ALLOW_PRIVATE',
+    defaultValue: 'false',
+    description:
+      'Let webhook URLs point at loopback or private addresses (tests, a receiver on the same machine or network). Off, a webhook URL must resolve to public addresses only, the same guard as upload URLs.',
+  },
+  {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    defaultValue: '10000',
+    description:
+      'How long a webhook endpoint has to answer a delivery before the attempt counts as failed and is retried.',
   },
   {
     name: 'TRUST_PROXY',
@@ -262,6 +296,12 @@ export const SETTINGS: readonly SettingDoc[] = [
     defaultValue: '60000',
     description:
       'How long a claimed task or table cell may go without a heartbeat before another worker takes it over (a dead worker).',
+  },
+  {
+    name: 'SHUTDOWN_GRACE_MS',
+    defaultValue: '10000',
+    description:
+      'On SIGTERM or SIGINT, how long in-flight requests, ingest tasks and cell batches may take to finish before the unfinished work is handed back to the queue; then the process exits 0.',
   },
   {
     name: 'SWEEP_INTERVAL_MS',
@@ -448,6 +488,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const requestIdleTimeoutMs = int('REQUEST_IDLE_TIMEOUT_MS', 30_000, 0, 86_400_000);
   const requestBodyTimeoutMs = int('REQUEST_BODY_TIMEOUT_MS', 60_000, 0, 86_400_000);
   const uploadTimeoutMs = int('UPLOAD_TIMEOUT_MS', 3_600_000, 0, 86_400_000);
+  const webhookTimeoutMs = int('WEBHOOK_TIMEOUT_MS', 10_000, 100, 600_000);
   const initialCredits = int('INITIAL_CREDITS', 1000, 0, 1_000_000_000);
   const slowQueryMs = int('SLOW_QUERY_MS', 1000, 0, 3_600_000);
 
@@ -460,6 +501,17 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const adminToken = str('ADMIN_TOKEN');
   if (adminToken !== null && adminToken.length < 16) {
     problems.push('ADMIN_TOKEN must be at least 16 characters (value not shown)');
+  }
+  const metricsToken = str('METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) {
+    problems.push('METRICS_TOKEN must be at least 16 characters (value not shown)');
+  }
+  const workerMetricsPort =
+    str('WORKER_METRICS_PORT') === null ? null : int('WORKER_METRICS_PORT', 0, 1, 65535);
+  if (workerMetricsPort !== null && metricsToken === null) {
+    problems.push(
+      'WORKER_METRICS_PORT needs METRICS_TOKEN: the metrics listener is never open without a token',
+    );
   }
   const shareSecret = str('SHARE_SECRET');
   if (shareSecret !== null && shareSecret.length < 32) {
@@ -489,6 +541,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     problems.push(`${name}=${JSON.stringify(raw)} must be true or false`);
     return def;
   };
+  const webhookAllowPrivate = bool('WEBHOOK_ALLOW_PRIVATE', false);
   const blobKind = str('BLOB_STORE') ?? 'local';
   let blob: BlobConfig = { kind: 'local', rootDir: path.join(dataDir, 'blobs') };
   if (blobKind === 's3') {
@@ -514,6 +567,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
   const engineThreads = int('ENGINE_THREADS', Math.min(4, Math.max(1, os.availableParallelism() - 1)), 0, 64);
   const ingestThreads = int('INGEST_THREADS', Math.max(1, os.availableParallelism()), 1, 64);
   const taskLeaseMs = int('TASK_LEASE_MS', 60_000, 1_000, 3_600_000);
+  const shutdownGraceMs = int('SHUTDOWN_GRACE_MS', 10_000, 0, 3_600_000);
   const sweepIntervalMs = int('SWEEP_INTERVAL_MS', 43_200_000, 1_000, 2_147_483_647);
   const uploadSessionIdleMs = int('UPLOAD_SESSION_IDLE_MS', 86_400_000, 1_000, 2_592_000_000);
   const officeTimeoutMs = int('OFFICE_TIMEOUT_MS', 120_000, 1_000, 3_600_000);
@@ -582,6 +636,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     databaseUrl,
     dbPoolSize,
     adminToken,
+    metricsToken,
+    workerMetricsPort,
     shareSecret,
     publicUrl,
     rateLimitPerMin,
@@ -590,6 +646,8 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     requestIdleTimeoutMs,
     requestBodyTimeoutMs,
     uploadTimeoutMs,
+    webhookAllowPrivate,
+    webhookTimeoutMs,
     slowQueryMs,
     logLevel,
     initialCredits,
@@ -600,6 +658,7 @@ export function loadConfig(env: Env, cwd = process.cwd()): Config {
     engineThreads,
     ingestThreads,
     taskLeaseMs,
+    shutdownGraceMs,
     sweepIntervalMs,
     uploadSessionIdleMs,
     officeTimeoutMs,

@@ -33,7 +33,11 @@ export type IdPrefix =
   | 'task'
   | 'shr'
   | 'hold'
-  | 'upls';
+  | 'upls'
+  // Webhooks (issue 17): endpoints, messages (the webhook-id header) and attempts.
+  | 'whk'
+  | 'msg'
+  | 'wha';
 
 /** decisions.md D3: prefix + 20 random base62 characters. */
 export function newId(prefix: IdPrefix): string {

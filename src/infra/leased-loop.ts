@@ -17,7 +17,8 @@ export interface LeasedSource<C> {
   renew(claim: C): Promise<boolean>;
   /**
    * Does the work and finishes it (complete, retry, or hand back). `signal` aborts when the
-   * lease is lost or the loop stops; `stopping` aborts only when the loop stops.
+   * lease is lost or the loop stops; `stopping` aborts only when the loop stops (once its
+   * grace is over): the source then hands back what it holds, for another worker at once.
    */
   run(claim: C, ctx: { signal: AbortSignal; stopping: AbortSignal }): Promise<void>;
   /** Upkeep run by one of the loops about every `everyMs` (by performance.now(), a pacing interval). */
@@ -70,11 +71,22 @@ export class LeasedLoop<C> {
     this.waker.wakeAll();
   }
 
-  async stop(): Promise<void> {
+  /**
+   * Stops politely: no loop claims anything more (idle ones end at once); work already claimed
+   * gets up to `graceMs` to finish, leases renewed meanwhile; then `signal` and `stopping`
+   * abort and each source hands back what it still holds. Resolves when every loop has ended.
+   */
+  async stop(graceMs = 0): Promise<void> {
     this.stopping = true;
-    this.stopController.abort();
     this.waker.wakeAll();
-    await Promise.allSettled([...this.loops]);
+    const ended = Promise.allSettled([...this.loops]);
+    if (graceMs > 0 && this.loops.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([ended, new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)))]);
+      clearTimeout(timer);
+    }
+    this.stopController.abort();
+    await ended;
   }
 
   private async loop(): Promise<void> {
@@ -88,7 +100,7 @@ export class LeasedLoop<C> {
           await sweep.run();
         }
       } catch (err) {
-        if (!this.stopping) this.opts.log.error({ err }, this.opts.errorMessage);
+        if (!this.stopController.signal.aborted) this.opts.log.error({ err }, this.opts.errorMessage);
       }
       if (!worked && !this.stopping) await this.waker.sleep(this.opts.pollMs);
     }

@@ -163,6 +163,21 @@ export async function completeTask(q: Queryable, id: string, workerId: string): 
   await query(q, 'queue.completeTask', 'DELETE FROM tasks WHERE id = $1 AND locked_by = $2', [id, workerId]);
 }
 
+/**
+ * A worker stopping politely hands a task it was interrupted on back at once: the lease is
+ * freed (another worker may claim it now, not when the lease would have run out) and the
+ * interrupted attempt is not counted. A no-op when the lease was lost to another worker.
+ */
+export async function releaseTask(q: Queryable, id: string, workerId: string): Promise<void> {
+  await query(
+    q,
+    'queue.releaseTask',
+    `UPDATE tasks SET locked_by = NULL, lease_until = NULL, attempts = GREATEST(attempts - 1, 0)
+      WHERE id = $1 AND locked_by = $2`,
+    [id, workerId],
+  );
+}
+
 export async function retryTask(
   q: Queryable,
   id: string,

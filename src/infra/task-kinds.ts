@@ -14,6 +14,8 @@ export const TASK_KINDS = [
    * D8) and idle upload sessions (4.8), so many workers never sweep at once.
    */
   'sweep',
+  /** One attempt at a webhook delivery (domain/webhooks.ts); retries are new rows, run later. */
+  'webhook.deliver',
 ] as const;
 
 export type TaskKind = (typeof TASK_KINDS)[number];

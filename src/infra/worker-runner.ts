@@ -11,6 +11,7 @@ import {
   completeTask,
   extendLease,
   failUnknownTasks,
+  releaseTask,
   rescheduleTask,
   retryTask,
   type Task,
@@ -100,7 +101,7 @@ export class WorkerRunner {
             : claimTask(db, workerId, TASK_KINDS, opts.leaseMs, opts.clock());
         },
         renew: (task) => extendLease(db, task.id, this.workerId, opts.leaseMs, opts.clock()),
-        run: (task, { signal }) => this.runTask(task, signal),
+        run: (task, { signal, stopping }) => this.runTask(task, signal, stopping),
         sweep: { everyMs: opts.pollMs * 20, run: () => this.failUnknown() },
       },
       {
@@ -126,8 +127,12 @@ export class WorkerRunner {
     this.loop.poke();
   }
 
-  stop(): Promise<void> {
-    return this.loop.stop();
+  /**
+   * Stops claiming at once; running tasks get `graceMs` to finish, then are interrupted and
+   * handed back (lease freed, attempt not counted) for the next worker. 0: interrupt at once.
+   */
+  stop(graceMs = 0): Promise<void> {
+    return this.loop.stop(graceMs);
   }
 
   private async failUnknown(): Promise<void> {
@@ -136,7 +141,7 @@ export class WorkerRunner {
     }
   }
 
-  private async runTask(task: Task, signal: AbortSignal): Promise<void> {
+  private async runTask(task: Task, signal: AbortSignal, stopping: AbortSignal): Promise<void> {
     const handler = (this.handlers as Readonly<Record<string, TaskHandler | undefined>>)[task.kind];
     const log = this.opts.log.child({ task: task.kind, ref: task.ref_id, attempt: task.attempts });
     if (!handler) {
@@ -152,7 +157,17 @@ export class WorkerRunner {
         await completeTask(this.db, task.id, this.workerId);
       }
     } catch (err) {
-      if (signal.aborted) return; // another worker owns it now, or we are stopping: leave the row be
+      if (signal.aborted) {
+        // Stopping: hand the task back now rather than leave it to its lease running out.
+        // Lease lost: another worker owns it; the release matches no row.
+        if (stopping.aborted) {
+          await releaseTask(this.db, task.id, this.workerId).catch((e) =>
+            log.warn({ err: e }, 'handing the task back failed; its lease will run out'),
+          );
+          log.info('task interrupted by shutdown and handed back');
+        }
+        return;
+      }
       const error = err instanceof Error ? err : new Error(String(err));
       const max = handler.maxAttempts ?? 3;
       if (task.attempts >= max) {

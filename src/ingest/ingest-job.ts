@@ -3,10 +3,12 @@ import path from 'node:path';
 import { isOutOfStorage, isTransientResourceError, withoutServerPaths } from '../domain/errors.ts';
 import { runStandingTables } from '../domain/standing.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
+import { emitEvent, settleRuns } from '../domain/webhooks.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { OfficeLimits } from '../infra/config.ts';
 import type { Database } from '../infra/db/database.ts';
+import { countIngestJob, countIngestPages } from '../infra/metrics.ts';
 import { type JobRow, repos, transaction } from '../infra/repos/index.ts';
 import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
 import { type EmbeddingsClient, EmbeddingsError } from '../search/embeddings.ts';
@@ -120,6 +122,7 @@ async function finish(
   statusText: string | null,
   fileReady: boolean | null = status === 'SUCCESS',
 ): Promise<void> {
+  let ended = false;
   const auto = await deps.db.transaction(async (tx) => {
     const job = await repos(tx).jobs.findJob(jobId, { forUpdate: true });
     if (!job || job.status === 'SUCCESS' || job.status === 'ERROR') return null;
@@ -127,6 +130,14 @@ async function finish(
     // Whatever the message quotes (converter output, a library's error), no server path reaches the client.
     const text = statusText === null ? null : withoutServerPaths(statusText);
     await repos(tx).jobs.updateJob(jobId, { status, status_text: text, finished_at: now }, now);
+    await emitEvent(
+      tx,
+      job.workspace_id,
+      status === 'SUCCESS' ? 'job.succeeded' : 'job.failed',
+      { jobId, fileId: job.file_id, type: job.type, status, statusText: text },
+      now,
+    );
+    ended = true;
     if (fileReady === null) return null;
     const file = await repos(tx).files.findFileById(job.file_id, { forUpdate: true });
     if (!file) return null;
@@ -136,8 +147,9 @@ async function finish(
     await repos(tx).files.updateFile(file.id, { state: fileReady ? 'ready' : 'failed' }, now);
     return fileReady && file.deleted_at === null ? runStandingTables(tx, file, now) : null;
   });
+  if (ended) countIngestJob(status === 'SUCCESS' ? 'success' : 'error');
   if (!auto) return;
-  await repos(deps.db).runs.settleRuns(auto.superseded, deps.clock());
+  await settleRuns(deps.db, auto.superseded, deps.clock());
   if (auto.started.length > 0) deps.notifyWork?.();
 }
 
@@ -165,6 +177,9 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
 
   const workDir = path.join(deps.dataDir, 'work', jobId);
   await mkdir(workDir, { recursive: true });
+  // The last batch's write, awaited before leaving whatever happened: a stop mid-page must
+  // not leave a transaction running while the database closes.
+  let storing: Promise<boolean> = Promise.resolve(true);
   try {
     const source = await preparePdf(deps, file, workspace.tier, workDir, ctx.signal);
     const pageCount = source.kind === 'image' ? 1 : source.pageCount;
@@ -189,6 +204,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
         return { ...(await withOcr(out)), page };
       } catch (err) {
         if (ctx.signal.aborted) throw err;
+        countIngestPages('error');
         const why = signal.aborted ? `took longer than ${PAGE_TIMEOUT_MS / 1000} s` : (err as Error).message;
         throw new UserFacingError(`Page ${page} could not be read: ${why}`);
       }
@@ -215,7 +231,6 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
         `Out of credits after ${after} of ${pageCount} pages; the pages already read are kept. Add credits and upload again for the rest.`,
       );
     };
-    let storing: Promise<boolean> = Promise.resolve(true);
     for (let i = 0; i < todo.length; i += BATCH) {
       const batch: StoredPage[] = [];
       for (const page of todo.slice(i, i + BATCH)) {
@@ -238,6 +253,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
     }
     throw err;
   } finally {
+    await storing.catch(() => false);
     await rm(workDir, { recursive: true, force: true });
   }
 }

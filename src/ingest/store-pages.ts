@@ -3,6 +3,7 @@ import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
+import { countCreditsCharged, countIngestPages } from '../infra/metrics.ts';
 import { type JobRow, repos } from '../infra/repos/index.ts';
 import { pageKey } from './keys.ts';
 import type { PageOutput } from './page-worker.ts';
@@ -34,8 +35,10 @@ export async function storePages(
       views(r).map((v) => deps.blobs.put(pageKey(fileId, r.page, v.row), v.bytes, { contentType: v.type })),
     ),
   );
+  let charged = 0;
   const stored = await deps.db.transaction(async (tx) => {
     let n = 0;
+    charged = 0;
     for (const r of pages) {
       const now = deps.clock();
       const w = await repos(tx).workspaces.findWorkspace(job.workspace_id, { forUpdate: true });
@@ -71,9 +74,12 @@ export async function storePages(
         })),
       );
       await repos(tx).items.countPageDone(job.id, fileId, now);
+      charged++;
     }
     return n;
   });
+  countIngestPages('success', charged);
+  countCreditsCharged('ingest_page', charged);
   const unpaid = pages.slice(stored);
   await Promise.all(
     unpaid.flatMap((r) =>

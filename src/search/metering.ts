@@ -2,6 +2,7 @@ import { changeBalance, currentMonthSpend } from '../domain/credits.ts';
 import { AppError, errors } from '../domain/errors.ts';
 import type { Database } from '../infra/db/database.ts';
 import { randomBase62 } from '../infra/ids.ts';
+import { countCreditsCharged } from '../infra/metrics.ts';
 import { repos } from '../infra/repos/index.ts';
 
 /** An idempotency key names one charge for this long (interface.md 7: "retry is safe"). */
@@ -87,8 +88,8 @@ function checkRoom(balance: number, cap: number | null, monthSpend: number, pric
  * row in one transaction, so either both happen or neither. A concurrent request with the
  * same idempotency key that committed first wins and this one charges nothing.
  */
-export function charge(db: Database, r: MeterRequest, resultCount: number, now: number): Promise<void> {
-  return metered(() =>
+export async function charge(db: Database, r: MeterRequest, resultCount: number, now: number): Promise<void> {
+  const charged = await metered(() =>
     db.transaction(async (tx) => {
       const w = await repos(tx).workspaces.findWorkspace(r.workspaceId, { forUpdate: true });
       if (!w) throw errors.notFound('Workspace');
@@ -107,7 +108,7 @@ export function charge(db: Database, r: MeterRequest, resultCount: number, now: 
         },
         now - IDEMPOTENCY_WINDOW_MS,
       );
-      if (!recorded || r.price === 0) return;
+      if (!recorded || r.price === 0) return 0;
       await changeBalance(
         tx,
         {
@@ -120,6 +121,8 @@ export function charge(db: Database, r: MeterRequest, resultCount: number, now: 
         },
         now,
       );
+      return r.price;
     }),
   );
+  countCreditsCharged('search', charged);
 }

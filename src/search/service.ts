@@ -2,6 +2,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Database } from '../infra/db/database.ts';
+import { observeSearch } from '../infra/metrics.ts';
 import type { FileItemRow } from '../infra/repos/index.ts';
 import type { EmbeddingsClient } from './embeddings.ts';
 import { rankFullText } from './fulltext.ts';
@@ -37,6 +38,25 @@ const CANDIDATES = 100;
  * charges once, and returns each hit as the page's `jpg` item with its score.
  */
 export async function searchPages(
+  deps: SearchDeps,
+  caller: SearchCaller,
+  query: SearchQuery,
+  now: number,
+): Promise<{ item: FileItemRow; score: number }[]> {
+  // Latency into folio_search_duration_seconds (performance.now(): a duration, not a clock).
+  const started = performance.now();
+  const seconds = () => (performance.now() - started) / 1000;
+  try {
+    const hits = await searchUntimed(deps, caller, query, now);
+    observeSearch('success', seconds());
+    return hits;
+  } catch (err) {
+    observeSearch('error', seconds());
+    throw err;
+  }
+}
+
+async function searchUntimed(
   deps: SearchDeps,
   caller: SearchCaller,
   query: SearchQuery,

@@ -2,7 +2,7 @@ import { buildApp } from '../http/app.ts';
 import type { App } from '../http/context.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
 import { logSlowQueries } from '../infra/logger.ts';
-import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
+import { type Booted, boot, closeHttp, exitOnStartupError, onShutdown } from './boot.ts';
 
 /** The HTTP API; with DATABASE_URL any number of these can share one PostgreSQL. */
 export async function serveApi(
@@ -21,8 +21,9 @@ if (import.meta.main) {
   boot()
     .then(async (booted) => {
       const app = await serveApi(booted);
-      onShutdown(app.log, async () => {
-        await app.close();
+      const grace = booted.config.shutdownGraceMs;
+      onShutdown(app.log, grace, async () => {
+        await closeHttp(app, grace, app.log);
         await booted.shutdown();
       });
     })

@@ -1,4 +1,6 @@
+import type { FastifyBaseLogger as Logger } from 'fastify';
 import { ensureDefaultWorkspace } from '../domain/first-run.ts';
+import type { App } from '../http/context.ts';
 import { openBlobStore } from '../infra/blob/open.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import { systemClock } from '../infra/clock.ts';
@@ -75,17 +77,57 @@ export function exitOnStartupError(err: unknown): never {
   process.exit(1);
 }
 
-/** SIGINT/SIGTERM: finish in-flight work politely, then exit 0; a second signal exits at once. */
-export function onShutdown(log: { info(obj: object, msg: string): void }, close: () => Promise<void>): void {
+/** Past the grace, handing work back and closing the database get this long before the process gives up. */
+const CLOSE_MARGIN_MS = 30_000;
+
+type ShutdownLog = Pick<Logger, 'info' | 'warn' | 'error'>;
+
+/**
+ * SIGINT/SIGTERM: finish in-flight work politely (bounded by SHUTDOWN_GRACE_MS, see `close`),
+ * then exit 0; a second signal exits 1 at once, and so does a close still hanging well past
+ * the grace (a stuck database), rather than never exiting.
+ */
+export function onShutdown(log: ShutdownLog, graceMs: number, close: () => Promise<void>): void {
   let closing = false;
   const handler = (signal: string) => {
-    if (closing) process.exit(1);
+    if (closing) {
+      log.warn({ signal }, 'second signal: exiting now');
+      process.exit(1);
+    }
     closing = true;
-    log.info({ signal }, 'shutting down');
+    log.info({ signal, graceMs }, 'shutting down: no new connections or work; finishing what is in flight');
+    setTimeout(() => {
+      log.error({ graceMs }, 'shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, graceMs + CLOSE_MARGIN_MS).unref();
     close()
-      .catch(() => {})
+      .then(
+        () => log.info({}, 'shut down'),
+        (err) => log.error({ err }, 'shutting down failed part-way'),
+      )
       .finally(() => process.exit(0));
   };
   process.on('SIGINT', () => handler('SIGINT'));
   process.on('SIGTERM', () => handler('SIGTERM'));
+}
+
+/**
+ * Stops the HTTP server politely: the listener closes at once (new connections are refused),
+ * requests in flight get `graceMs` to finish (their responses close their connections, see
+ * plugins/drain.ts, and idle keep-alive connections are closed as they appear), then any
+ * connection still open is cut.
+ */
+export async function closeHttp(app: App, graceMs: number, log: ShutdownLog): Promise<void> {
+  const closed = app.close();
+  const reap = setInterval(() => app.server.closeIdleConnections(), 100);
+  const cut = setTimeout(() => {
+    log.warn({ graceMs }, 'requests still in flight after the grace: closing their connections');
+    app.server.closeAllConnections();
+  }, graceMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(reap);
+    clearTimeout(cut);
+  }
 }

@@ -1,5 +1,5 @@
 import { serveApi } from './api.ts';
-import { boot, exitOnStartupError, onShutdown } from './boot.ts';
+import { boot, closeHttp, exitOnStartupError, onShutdown } from './boot.ts';
 import { runWorker } from './worker.ts';
 
 /**
@@ -12,9 +12,11 @@ boot()
     let worker: ReturnType<typeof runWorker> | null = null;
     const app = await serveApi(booted, () => worker?.poke());
     worker = runWorker(booted, app.log);
-    onShutdown(app.log, async () => {
-      await app.close();
-      await worker?.stop();
+    // README "Shutdown": requests and work in flight drain side by side, each within the grace;
+    // the database closes only when both are done.
+    const grace = booted.config.shutdownGraceMs;
+    onShutdown(app.log, grace, async () => {
+      await Promise.all([closeHttp(app, grace, app.log), worker?.stop(grace)]);
       await booted.shutdown();
     });
   })

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger as Logger } from 'fastify';
 import pino from 'pino';
 import { PURGE_TASK } from '../domain/files.ts';
 import { INGEST_TASK } from '../domain/jobs.ts';
+import { WEBHOOK_TASK } from '../domain/webhooks.ts';
 import { CellRunner } from '../engine/cell-runner.ts';
 import { openEngine } from '../engine/open.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';
@@ -16,11 +17,18 @@ import { PagePool } from '../ingest/page-pool.ts';
 import { purgeHandler } from '../ingest/purge.ts';
 import { sweepHandler } from '../ingest/sweep-handler.ts';
 import { EmbeddingsClient } from '../search/embeddings.ts';
+import { webhookHandler } from '../webhooks/deliver.ts';
 import { type Booted, boot, exitOnStartupError, onShutdown } from './boot.ts';
+import { closeWorkerMetrics, serveWorkerMetrics } from './worker-metrics.ts';
 
 export interface RunningWorker {
   poke(): void;
-  stop(): Promise<void>;
+  /**
+   * Stops claiming at once; tasks and cell batches in flight get `graceMs` to finish, then are
+   * interrupted and handed back (task leases freed, cells back to IN_QUEUE with their holds
+   * released). 0: interrupt at once. Then the engine, page threads and OCR close.
+   */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -54,6 +62,13 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
       uploadSessionIdleMs: config.uploadSessionIdleMs,
       everyMs: config.sweepIntervalMs,
       onPurgeQueued: () => runner.poke(),
+    }),
+    [WEBHOOK_TASK]: webhookHandler({
+      db,
+      clock,
+      masterSecret: booted.shareSecret,
+      timeoutMs: config.webhookTimeoutMs,
+      allowPrivate: config.webhookAllowPrivate,
     }),
   };
   const runner = new WorkerRunner(db, handlers, {
@@ -95,8 +110,8 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
       runner.poke();
       cells.poke();
     },
-    async stop() {
-      await Promise.all([runner.stop(), cells.stop()]);
+    async stop(graceMs = 0) {
+      await Promise.all([runner.stop(graceMs), cells.stop(graceMs)]);
       await engine.close?.();
       await pool.close();
       await closeOcr();
@@ -106,12 +121,27 @@ export function runWorker(booted: Booted, log: Logger, clock: Clock = systemCloc
 
 if (import.meta.main) {
   boot()
-    .then((booted) => {
-      const log = pino(loggerOptions(booted.config.logLevel));
+    .then(async (booted) => {
+      const { config } = booted;
+      const log = pino(loggerOptions(config.logLevel));
+      const metrics =
+        config.workerMetricsPort !== null && config.metricsToken !== null
+          ? await serveWorkerMetrics({
+              db: booted.db,
+              host: config.host,
+              port: config.workerMetricsPort,
+              token: config.metricsToken,
+              clock: systemClock,
+              log,
+            })
+          : null;
       const worker = runWorker(booted, log);
-      log.info({ concurrency: booted.config.workerConcurrency }, 'worker started');
-      onShutdown(log, async () => {
-        await worker.stop();
+      log.info(
+        { concurrency: config.workerConcurrency, metricsPort: config.workerMetricsPort },
+        'worker started',
+      );
+      onShutdown(log, config.shutdownGraceMs, async () => {
+        await Promise.all([metrics && closeWorkerMetrics(metrics), worker.stop(config.shutdownGraceMs)]);
         await booted.shutdown();
       });
     })

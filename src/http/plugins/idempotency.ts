@@ -68,7 +68,8 @@ export function registerIdempotency(app: App, ctx: AppContext): void {
   // The header is part of each such route's documented contract (OpenAPI).
   app.addHook('onRoute', (route) => {
     if (!route.config?.idempotent) return;
-    const schema = (route.schema ??= {}) as Record<string, unknown>;
+    route.schema ??= {};
+    const schema = route.schema as Record<string, unknown>;
     const existing =
       (schema.headers as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
     schema.headers = Type.Object({

@@ -17,6 +17,7 @@ import * as instanceSettings from './instance-settings.ts';
 import * as items from './items.ts';
 import * as jobs from './jobs.ts';
 import * as ledger from './ledger.ts';
+import * as metrics from './metrics.ts';
 import * as pageHashes from './page-hashes.ts';
 import * as pageVectors from './page-vectors.ts';
 import * as rows from './rows.ts';
@@ -29,6 +30,7 @@ import * as shareTrail from './share-trail.ts';
 import * as tableFingerprint from './table-fingerprint.ts';
 import * as tables from './tables.ts';
 import * as uploadSessions from './upload-sessions.ts';
+import * as webhooks from './webhooks.ts';
 import * as workspaces from './workspaces.ts';
 
 /**
@@ -56,6 +58,7 @@ const modules = {
   items,
   jobs,
   ledger,
+  metrics,
   pageHashes,
   pageVectors,
   rows,
@@ -68,6 +71,7 @@ const modules = {
   tableFingerprint,
   tables,
   uploadSessions,
+  webhooks,
   workspaces,
 };
 
@@ -144,6 +148,7 @@ export { ITEM_SORT_COLUMNS, ITEM_UPLOAD_ORDER } from './items.ts';
 export type * from './jobs.ts';
 export { JOB_SORT_COLUMNS } from './jobs.ts';
 export type * from './ledger.ts';
+export type * from './metrics.ts';
 export type * from './page-hashes.ts';
 export type * from './page-vectors.ts';
 export { fromBytes, toBytes } from './page-vectors.ts';
@@ -157,4 +162,5 @@ export type * from './share-trail.ts';
 export type * from './table-fingerprint.ts';
 export type * from './tables.ts';
 export type * from './upload-sessions.ts';
+export type * from './webhooks.ts';
 export type * from './workspaces.ts';

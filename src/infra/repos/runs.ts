@@ -104,9 +104,10 @@ export async function cancelRuns(
  * else SUCCESS (D3). Idempotent, and safe without locks: whichever call comes after the last
  * cell's commit sees it.
  */
-export async function settleRuns(q: Queryable, runIds: readonly string[], now: number): Promise<void> {
-  if (runIds.length === 0) return;
-  await q.query(
+/** Finishes the runs of `runIds` with nothing left pending; returns those it finished. */
+export async function settleRuns(q: Queryable, runIds: readonly string[], now: number): Promise<RunRow[]> {
+  if (runIds.length === 0) return [];
+  return q.query<RunRow>(
     `UPDATE runs r
         SET status = CASE WHEN s.ran > 0 AND s.ok = 0 THEN 'ERROR' ELSE 'SUCCESS' END,
             finished_at = $2, updated_at = $2
@@ -116,9 +117,15 @@ export async function settleRuns(q: Queryable, runIds: readonly string[], now: n
                FROM runs r2
               WHERE r2.id = ANY($1::text[]) AND r2.status IN ${ACTIVE}
                 AND NOT EXISTS (SELECT 1 FROM cells c WHERE c.run_id = r2.id AND c.status IN ('IN_QUEUE', 'IN_PROGRESS'))) s
-      WHERE r.id = s.id AND r.status IN ${ACTIVE}`,
+      WHERE r.id = s.id AND r.status IN ${ACTIVE}
+      RETURNING r.*`,
     [runIds, now],
   );
+}
+
+export async function findRunsByIds(q: Queryable, ids: readonly string[]): Promise<RunRow[]> {
+  if (ids.length === 0) return [];
+  return q.query<RunRow>('SELECT * FROM runs WHERE id = ANY($1::text[]) ORDER BY id', [ids]);
 }
 
 /** Runs left active with nothing pending (a settle lost to a crash); the worker sweeps them. */
