@@ -9,28 +9,18 @@
  * in the same run: the same GET with the service idle; the ratio is what the load adds.
  * With DATABASE_URL set, the same on PostgreSQL (for comparison; the target is embedded).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import pino from 'pino';
-import { openBlobStore } from '../src/infra/blob/open.ts';
-import { loadConfig } from '../src/infra/config.ts';
-import { lockDataDir } from '../src/infra/data-dir-lock.ts';
-import { openDatabase } from '../src/infra/db/open.ts';
-import { resolveShareSecret } from '../src/infra/share-secret.ts';
-import { serveApi } from '../src/start/api.ts';
-import { runWorker } from '../src/start/worker.ts';
 import { contractPdf, makeContract, makeRng } from '../test/fixtures/contract.ts';
-import { createTestDatabase } from '../test/helpers/database.ts';
-import { freePort } from '../test/helpers/process.ts';
+import { startInProcessApp } from './in-process-app.ts';
 
 const UPLOADERS = Number(process.env.UPLOADERS ?? 20);
 const PER_UPLOADER = Number(process.env.PER_UPLOADER ?? 5);
 const PROBE_EVERY_MS = 50;
 const TARGET_GET_P95 = 200;
 const TARGET_POST_P95 = 2000;
-const ADMIN = 'bench-admin-token-0123456789';
 
 const ms = (t: number) => `${t.toFixed(0)} ms`;
 const sleep = (t: number) => new Promise((r) => setTimeout(r, t));
@@ -42,56 +32,17 @@ function stats(xs: number[]) {
 const show = (x: ReturnType<typeof stats>) =>
   `n ${x.n}, p50 ${ms(x.p50)}, p95 ${ms(x.p95)}, max ${ms(x.max)}`;
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-bench-load-'));
-const pg = process.env.DATABASE_URL ? await createTestDatabase({ migrate: false }) : null;
-const port = await freePort();
-const config = loadConfig({
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: path.join(tmp, 'data'),
-  ADMIN_TOKEN: ADMIN,
-  LOG_LEVEL: 'warn',
-  RATE_LIMIT_PER_MIN: '0',
-  ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
-});
-const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
-const db = await openDatabase(config);
-const booted = {
-  config,
-  db,
-  shareSecret: await resolveShareSecret(config, db),
-  blobs: await openBlobStore(config.blob),
-  shutdown: async () => {},
-};
-let worker: ReturnType<typeof runWorker> | null = null;
-const app = await serveApi(booted, () => worker?.poke());
-worker = runWorker(booted, pino({ level: 'warn' }));
-const base = `http://127.0.0.1:${port}`;
-
-// biome-ignore lint/suspicious/noExplicitAny: API bodies are read loosely here.
-type Json = Record<string, any>;
-async function call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${base}${p}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await r.json()) as Json;
-  if (r.status !== 200) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
+const { db, base, call, adminCall, close } = await startInProcessApp('load');
 
 let code = 0;
 try {
-  const ws = await call(
-    'POST',
-    '/admin/workspaces',
-    { name: 'load', tier: 'gold', credits: 10_000_000 },
-    { 'x-admin-token': ADMIN },
-  );
-  const key: string = (
-    await call('POST', `/admin/workspaces/${ws.id}/keys`, { level: 'read_write' }, { 'x-admin-token': ADMIN })
-  ).key;
+  const ws = await adminCall('POST', '/admin/workspaces', {
+    name: 'load',
+    tier: 'gold',
+    credits: 10_000_000,
+  });
+  const key: string = (await adminCall('POST', `/admin/workspaces/${ws.id}/keys`, { level: 'read_write' }))
+    .key;
   const v2 = (method: string, p: string, body?: unknown) =>
     call(method, `/v2/workspaces/${ws.id}${p}`, body, { 'x-api-key': key });
   const upload = async (pdf: { name: string; data: Uint8Array }) => {
@@ -213,11 +164,6 @@ try {
   console.log(`machine: ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}`);
   if (!met) code = 1;
 } finally {
-  await app.close();
-  await worker?.stop();
-  await db.close();
-  unlock();
-  await pg?.drop();
-  rmSync(tmp, { recursive: true, force: true });
+  await close();
 }
 process.exit(code);

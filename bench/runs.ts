@@ -15,26 +15,18 @@
  * With DATABASE_URL set, the same on PostgreSQL (a schema of its own, dropped at the end);
  * RUN_CONCURRENCY, ENGINE_THREADS, WORKER_CONCURRENCY and INGEST_THREADS are passed through.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import pino from 'pino';
 import type { OutputType } from '../src/domain/columns.ts';
 import { createLocalEngine } from '../src/engine/local/engine.ts';
 import type { EngineColumn, EngineSubject } from '../src/engine/types.ts';
-import { openBlobStore } from '../src/infra/blob/open.ts';
-import { loadConfig } from '../src/infra/config.ts';
-import { lockDataDir } from '../src/infra/data-dir-lock.ts';
 import type { Database, Queryable } from '../src/infra/db/database.ts';
 import { resetQueryFigures } from '../src/infra/db/named-query.ts';
-import { openDatabase } from '../src/infra/db/open.ts';
 import { repos } from '../src/infra/repos/index.ts';
-import { resolveShareSecret } from '../src/infra/share-secret.ts';
-import { serveApi } from '../src/start/api.ts';
-import { runWorker } from '../src/start/worker.ts';
 import {
   CLAUSES,
   contractPdf,
@@ -43,14 +35,13 @@ import {
   makeRng,
   STATES,
 } from '../test/fixtures/contract.ts';
-import { createTestDatabase } from '../test/helpers/database.ts';
-import { freePort } from '../test/helpers/process.ts';
+import { type Json, startInProcessApp } from './in-process-app.ts';
 import { printSlowestQueries } from './query-figures.ts';
 
 const DOCS = 100;
 const REPORTS = 20;
 const TARGET_MS = 20_000;
-const ADMIN = 'bench-admin-token-0123456789';
+const _ADMIN = 'bench-admin-token-0123456789';
 const profile = process.argv.includes('--profile');
 
 interface BenchColumn {
@@ -249,54 +240,16 @@ if (profile) {
 
 // --- the app, as `npm start` runs it ---------------------------------------------------------
 
-const tmp = mkdtempSync(path.join(os.tmpdir(), 'folio-bench-runs-'));
-const pg = process.env.DATABASE_URL ? await createTestDatabase({ migrate: false }) : null;
-const port = await freePort();
-const config = loadConfig({
-  PORT: String(port),
-  HOST: '127.0.0.1',
-  DATA_DIR: path.join(tmp, 'data'),
-  ADMIN_TOKEN: ADMIN,
-  LOG_LEVEL: 'warn',
-  // The bench polls; the limit is per key and not what is measured.
-  RATE_LIMIT_PER_MIN: '0',
-  ...(pg?.url ? { DATABASE_URL: pg.url } : {}),
+const { config, rawDb, base, call, adminCall, close } = await startInProcessApp(
+  'runs',
   // Defaults unless set, to try others: RUN_CONCURRENCY=4 npm run bench:runs
-  ...Object.fromEntries(
+  Object.fromEntries(
     ['RUN_CONCURRENCY', 'ENGINE_THREADS', 'WORKER_CONCURRENCY', 'INGEST_THREADS']
       .filter((k) => process.env[k])
       .map((k) => [k, process.env[k]!]),
   ),
-});
-const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
-const rawDb = await openDatabase(config);
-const db = profile ? profiled(rawDb) : rawDb;
-const booted = {
-  config,
-  db,
-  shareSecret: await resolveShareSecret(config, rawDb),
-  blobs: await openBlobStore(config.blob),
-  shutdown: async () => {},
-};
-let worker: ReturnType<typeof runWorker> | null = null;
-const app = await serveApi(booted, () => worker?.poke());
-worker = runWorker(booted, pino({ level: 'warn' }));
-const base = `http://127.0.0.1:${port}`;
-
-// biome-ignore lint/suspicious/noExplicitAny: API bodies are read loosely here.
-type Json = Record<string, any>;
-async function call(method: string, p: string, body?: unknown, headers: Record<string, string> = {}) {
-  const r = await fetch(`${base}${p}`, {
-    method,
-    headers: { ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const json = (await r.json()) as Json;
-  if (r.status !== 200) throw new Error(`${method} ${p}: ${r.status} ${JSON.stringify(json)}`);
-  return json.data;
-}
-const adminCall = (method: string, p: string, body?: unknown) =>
-  call(method, p, body, { 'x-admin-token': ADMIN });
+  (db) => (profile ? profiled(db) : db),
+);
 
 try {
   const ws = await adminCall('POST', '/admin/workspaces', {
@@ -516,10 +469,5 @@ try {
     `machine: ${os.availableParallelism()} cores, ${os.cpus()[0]?.model}; database: ${rawDb.kind === 'postgres' ? 'PostgreSQL' : 'embedded PGlite'}`,
   );
 } finally {
-  await app.close();
-  await worker?.stop();
-  await rawDb.close();
-  unlock();
-  await pg?.drop();
-  rmSync(tmp, { recursive: true, force: true });
+  await close();
 }
