@@ -18,6 +18,7 @@ import { recognize } from './ocr.ts';
 import type { PagePool } from './page-pool.ts';
 import type { PageOutput } from './page-worker.ts';
 import { preparePdf, UserFacingError } from './prepare-source.ts';
+import { epochMs, PROFILING, processStages, reportJob, StageTimes } from './profile.ts';
 import { type StoredPage, storePages } from './store-pages.ts';
 
 export interface IngestDeps {
@@ -191,6 +192,10 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
     }
     if (pageCount === 0) throw new UserFacingError('The document has no pages.');
 
+    const prof = new StageTimes();
+    const started = performance.now();
+    const cpuStart = PROFILING ? process.cpuUsage() : null;
+    if (PROFILING) processStages.ms.fsync = 0;
     const done = await repos(deps.db).items.donePages(file.id);
     const todo = Array.from({ length: pageCount }, (_, i) => i + 1).filter((p) => !done.has(p));
     const produce = async (page: number): Promise<StoredPage> => {
@@ -201,7 +206,12 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
           source.kind === 'image'
             ? await deps.pool.image(source.path, signal)
             : await deps.pool.page(source.path, page - 1, deps.renderDpi, signal);
-        return { ...(await withOcr(out)), page };
+        if (out.profile) {
+          prof.add('transfer', epochMs() - out.profile.doneAt);
+          prof.merge(out.profile.stages);
+          delete out.profile;
+        }
+        return { ...(await prof.timeAsync('ocr', () => withOcr(out))), page };
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         countIngestPages('error');
@@ -235,17 +245,25 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       const batch: StoredPage[] = [];
       for (const page of todo.slice(i, i + BATCH)) {
         fill();
-        batch.push(await inFlight.get(page)!);
+        batch.push(await prof.timeAsync('wait', () => inFlight.get(page)!));
         inFlight.delete(page);
       }
       fill();
       if (!(await storing)) throw await outOfCredits();
       if (ctx.signal.aborted) throw ctx.signal.reason ?? new Error('aborted');
-      storing = storePages(deps, job, file.id, batch).then((n) => n === batch.length);
+      storing = storePages(deps, job, file.id, batch, PROFILING ? prof : undefined).then(
+        (n) => n === batch.length,
+      );
       storing.catch(() => {}); // awaited on the next turn or below
     }
-    if (!(await storing)) throw await outOfCredits();
-    await finishSearchIndex(deps, jobId, job.type, file.id, ctx.signal, true);
+    if (!(await prof.timeAsync('wait', () => storing))) throw await outOfCredits();
+    await prof.timeAsync('finish', () => finishSearchIndex(deps, jobId, job.type, file.id, ctx.signal, true));
+    if (PROFILING) {
+      prof.merge(processStages.ms);
+      const cpu = process.cpuUsage(cpuStart ?? undefined);
+      prof.add('cpu', (cpu.user + cpu.system) / 1000);
+      reportJob(jobId, todo.length, performance.now() - started, prof.ms);
+    }
   } catch (err) {
     if (err instanceof UserFacingError) {
       await finish(deps, jobId, 'ERROR', err.message);

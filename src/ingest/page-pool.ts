@@ -18,6 +18,10 @@ export class PagePool {
       // Each thread holds one open document and its WASM heap; keep the queue, not the threads,
       // long. Every job bounds the pages it has in flight, so the queue needs no cap of its own.
       maxQueue: Number.POSITIVE_INFINITY,
+      // Each thread holds its next task already, so it starts it the moment the last one ends
+      // instead of waiting for the main thread (busy with the database and blobs) to hand
+      // it over; the worker runs its tasks one at a time (see page-worker.ts).
+      concurrentTasksPerWorker: 2,
       // Page bytes live outside the JS heap; a small young generation keeps each thread lean.
       resourceLimits: { maxYoungGenerationSizeMb: 8, maxOldGenerationSizeMb: 256 },
     });

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { jpegToPdf } from './image-pdf.ts';
 import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
+import { epochMs, PROFILING, type Stages, StageTimes } from './profile.ts';
 
 /**
  * Runs inside a worker thread (piscina): all PDFium and image work happens here, never on
@@ -25,6 +26,8 @@ export interface PageOutput {
   images: { box: [number, number, number, number] }[];
   /** Present when the page has no usable text layer: a sharper image for OCR. */
   ocrImage?: { data: Uint8Array; width: number; height: number; dpi: number };
+  /** With FOLIO_INGEST_PROFILE=1: this page's stage times, and when the thread finished it. */
+  profile?: { stages: Stages; doneAt: number };
 }
 
 export type InspectOutput = { pageCount: number } | { error: 'password' | 'unreadable'; message: string };
@@ -67,18 +70,24 @@ function rawJpeg(
 }
 
 async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput> {
+  const t = new StageTimes();
   const doc = await documentAt(task.pdfPath);
   const size = doc.pageSize(task.index);
-  const jpg = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE, ...RGB }));
+  const big = t.time('render', () => doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE, ...RGB }));
+  const jpg = await t.timeAsync('jpeg', () => rawJpeg(big));
   // PDFium draws the small image directly: five times cheaper than downscaling the big one.
-  const embedding = await rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, ...RGB }), 80);
-  const words = doc.words(task.index);
-  const text = doc.text(task.index);
-  const images = doc.images(task.index);
+  const embedding = await t.timeAsync('retrieval', () =>
+    rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, ...RGB }), 80),
+  );
+  const { words, text, images } = t.time('text', () => ({
+    words: doc.words(task.index),
+    text: doc.text(task.index),
+    images: doc.images(task.index),
+  }));
   const out: PageOutput = {
     width: size.width,
     height: size.height,
-    pdf: doc.extractPage(task.index),
+    pdf: t.time('split', () => doc.extractPage(task.index)),
     jpg,
     embedding,
     words,
@@ -86,6 +95,7 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
     images,
   };
   if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
+    const ocrStart = performance.now();
     const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE, ...RGB });
     const png = await sharp(sharp300.data, {
       raw: { width: sharp300.width, height: sharp300.height, channels: 3 },
@@ -94,7 +104,9 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
       .png({ compressionLevel: 1 })
       .toBuffer();
     out.ocrImage = { data: png, width: sharp300.width, height: sharp300.height, dpi: OCR_DPI };
+    if (PROFILING) t.add('ocrRender', performance.now() - ocrStart);
   }
+  if (PROFILING) out.profile = { stages: t.ms, doneAt: epochMs() };
   return out;
 }
 
@@ -141,8 +153,20 @@ async function inspect(task: Extract<PageTask, { op: 'inspect' }>): Promise<Insp
   }
 }
 
-export default async function run(task: PageTask): Promise<PageOutput | InspectOutput> {
+function runOne(task: PageTask): Promise<PageOutput | InspectOutput> {
   if (task.op === 'inspect') return inspect(task);
   if (task.op === 'page') return page(task);
   return image(task);
+}
+
+/**
+ * The pool hands each thread a second task ahead of time; tasks still run one after the
+ * other here, since they share the open document and its reused render buffer.
+ */
+let queue: Promise<unknown> = Promise.resolve();
+
+export default function run(task: PageTask): Promise<PageOutput | InspectOutput> {
+  const result = queue.then(() => runOne(task));
+  queue = result.catch(() => {});
+  return result;
 }

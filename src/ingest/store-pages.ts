@@ -7,6 +7,7 @@ import { countCreditsCharged, countIngestPages } from '../infra/metrics.ts';
 import { type JobRow, repos } from '../infra/repos/index.ts';
 import { pageKey } from './keys.ts';
 import type { PageOutput } from './page-worker.ts';
+import type { StageTimes } from './profile.ts';
 
 export type StoredPage = Omit<PageOutput, 'ocrImage'> & { page: number; ocr: boolean };
 
@@ -29,12 +30,16 @@ export async function storePages(
   job: JobRow,
   fileId: string,
   pages: StoredPage[],
+  prof?: StageTimes,
 ): Promise<number> {
+  const blobStart = prof ? performance.now() : 0;
   await Promise.all(
     pages.flatMap((r) =>
       views(r).map((v) => deps.blobs.put(pageKey(fileId, r.page, v.row), v.bytes, { contentType: v.type })),
     ),
   );
+  const dbStart = prof ? performance.now() : 0;
+  prof?.add('blob', dbStart - blobStart);
   let charged = 0;
   const stored = await deps.db.transaction(async (tx) => {
     let n = 0;
@@ -78,6 +83,7 @@ export async function storePages(
     }
     return n;
   });
+  prof?.add('db', prof ? performance.now() - dbStart : 0);
   countIngestPages('success', charged);
   countCreditsCharged('ingest_page', charged);
   const unpaid = pages.slice(stored);

@@ -4,6 +4,7 @@ import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat } from 'node
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { PROFILING, processStages } from '../../ingest/profile.ts';
 import { BlobNotFoundError, type BlobStore, checkKey } from './store.ts';
 
 const TMP_SUFFIX = '.tmp-';
@@ -30,9 +31,11 @@ export class LocalBlobStore implements BlobStore {
     const tmp = `${target}${TMP_SUFFIX}${randomBytes(6).toString('hex')}`;
     try {
       await write(tmp);
+      const t = PROFILING ? performance.now() : 0;
       const fh = await open(tmp, 'r+');
       await fh.sync();
       await fh.close();
+      if (PROFILING) processStages.add('fsync', performance.now() - t);
       await rename(tmp, target);
     } catch (err) {
       await rm(tmp, { force: true });

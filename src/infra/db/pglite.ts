@@ -1,18 +1,65 @@
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
 import { type Database, parseInt8, type Queryable } from './database.ts';
 import { translateDbError } from './pg-errors.ts';
 
 const INT8_OID = 20;
 
+/**
+ * PGlite keeps shared buffers in its WASM heap: the 128 MB default would be resident memory
+ * of its own; one process on one data directory needs far less.
+ */
+export const PGLITE_CONF = ['shared_buffers=16MB'];
+
+const INITDB = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pglite-initdb.ts');
+
+/**
+ * A new data directory is created, and migrated, by a child process (initdb's WASM heap
+ * peaks at about 1.2 GB and the first migrations add 500 MB, none of it given back), in a
+ * temporary directory renamed into place once complete, so a start killed midway leaves
+ * no half-made database behind.
+ */
+async function initInChild(dataDir: string): Promise<void> {
+  if (existsSync(path.join(dataDir, 'PG_VERSION'))) return;
+  // Something other than an empty directory: leave it to PGlite, as before.
+  if (existsSync(dataDir) && readdirSync(dataDir).length > 0) return;
+  const tmp = `${dataDir}.initdb-tmp`;
+  await rm(tmp, { recursive: true, force: true });
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  try {
+    await promisify(execFile)(process.execPath, [INITDB, tmp], {
+      env: { ...process.env, NODE_OPTIONS: '' },
+      maxBuffer: 4 * 1024 * 1024,
+    });
+  } catch (err) {
+    await rm(tmp, { recursive: true, force: true });
+    const stderr = (err as { stderr?: string }).stderr?.trim();
+    throw new Error(`Creating the embedded database failed${stderr ? `: ${stderr.slice(-2000)}` : ''}`, {
+      cause: err,
+    });
+  }
+  await rm(dataDir, { recursive: true, force: true });
+  await rename(tmp, dataDir);
+}
+
 /** dataDir null keeps the database in memory (tests). */
 export async function openPglite(dataDir: string | null): Promise<Database> {
+  if (dataDir) await initInChild(dataDir);
   const pg = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
     parsers: { [INT8_OID]: parseInt8 },
-    // PGlite keeps shared buffers in its WASM heap: the 128 MB default would be resident
-    // memory of its own; one process on one data directory needs far less.
-    postgresqlconf: ['shared_buffers=16MB'],
+    postgresqlconf: PGLITE_CONF,
   });
+  return asDatabase(pg);
+}
+
+/** The Database surface over an open PGlite. */
+export function asDatabase(pg: PGlite): Database {
   const asQueryable = (q: Pick<PGlite, 'query'>): Queryable => ({
     async query<R>(sql: string, params: readonly unknown[] = []) {
       try {
