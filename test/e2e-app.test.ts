@@ -1,8 +1,9 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import ExcelJS from 'exceljs';
 import pino from 'pino';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import sharp from 'sharp';
@@ -383,6 +384,55 @@ describe('the web app in Chromium (issue 8)', () => {
     const target = (await a.cells(tableId)).find((c) => c.humanOverride !== null)!;
     expect(target.humanOverride).toEqual({ type: 'date', value: '2020-12-31' });
     await page.getByRole('button', { name: 'close panel' }).click();
+  });
+
+  it('issue 16: the Export menu downloads the table as CSV and XLSX, the override shown', async () => {
+    const body = await a.must('GET', `/tables/${tableId}`);
+    const rows = (body.rows as Json[]).sort((x, y) => x.sortOrder - y.sortOrder);
+    const shown = (rowId: string, column: string) => {
+      const c = (body.cells as Json[]).find((x) => x.rowId === rowId && x.columnId === columnIdOf(column))!;
+      return (c.humanOverride ?? c.value).value;
+    };
+    const names = new Map(
+      ((await a.must('GET', '/files?limit=100')) as Json[]).map((f) => [f.id, f.fileName]),
+    );
+    const exportAs = async (label: string) => {
+      await page.getByTestId('export').click();
+      if (label === 'CSV') await page.screenshot({ path: path.join(SHOTS, 'export-menu.png') });
+      const started = page.waitForEvent('download');
+      await page.getByRole('menu', { name: 'export table' }).getByRole('menuitem', { name: label }).click();
+      const download = await started;
+      return { name: download.suggestedFilename(), bytes: readFileSync((await download.path())!) };
+    };
+
+    const csv = await exportAs('CSV');
+    expect(csv.name).toBe('Contracts 2021.csv');
+    const lines = csv.bytes.toString('utf8').split('\r\n');
+    expect(lines[0]).toBe('Document,Row id,Effective date,Total price');
+    expect(lines.slice(1)).toEqual([
+      ...rows.map((r) =>
+        [names.get(r.subjectId), r.id, shown(r.id, 'Effective date'), shown(r.id, 'Total price')].join(','),
+      ),
+      '',
+    ]);
+    // The override set above wins over the extracted date.
+    expect(lines[1]).toContain(',2020-12-31,');
+
+    const xlsx = await exportAs('XLSX');
+    expect(xlsx.name).toBe('Contracts 2021.xlsx');
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(xlsx.bytes as unknown as ArrayBuffer);
+    const sheet = book.worksheets[0]!;
+    expect((sheet.getRow(1).values as unknown[]).slice(1)).toEqual([
+      'Document',
+      'Row id',
+      'Effective date',
+      'Total price',
+    ]);
+    expect(sheet.getRow(2).getCell(3).value).toEqual(new Date('2020-12-31T00:00:00Z'));
+    expect(sheet.getRow(2).getCell(4).value).toBe(shown(rows[0]!.id, 'Total price'));
+    expect(typeof sheet.getRow(2).getCell(4).value).toBe('number');
+    await eventually(() => page.getByRole('menu', { name: 'export table' }).count()).toBe(0);
   });
 
   it('cancels a run still in flight: the run ends CANCELED and its cells go back to blank', async () => {

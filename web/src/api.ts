@@ -1,9 +1,13 @@
-// The public API, as the app uses it. The key travels only in the x-api-key header; it is
-// never put in a URL, and nothing here logs requests.
+// The public API, as the app uses it, through @folio/client (packages/client, issue 16): its
+// typed fetch carries every JSON call, its paged iterator lists the files. Uploads stay on
+// XMLHttpRequest, the only browser API that reports upload progress. The key travels only in
+// the x-api-key header; it is never put in a URL, and nothing here logs requests.
 
-import type { paths } from './api-types.ts';
+import type { paths } from '../../packages/client/src/api-types.ts';
+import { FolioClient, FolioError } from '../../packages/client/src/index.ts';
 
-// The shapes below come from web/src/api-types.ts, generated from the service's /openapi.json by
+// The shapes below come from packages/client/src/api-types.ts (one generated file for the
+// client package and the app), generated from the service's /openapi.json by
 // `npm run api-types` (issue 14): a route schema change the app has not caught up with fails the
 // build. Where a schema leaves a field open (a status that is a bare string, a cell value that
 // is `unknown`), `Narrow` states what the API documents in prose, and only ever narrows the
@@ -167,36 +171,39 @@ export function sameOrigin(url: string): string {
 export class Api {
   readonly key: string;
   readonly ws: string;
+  /** The client underneath, on the origin serving the app. */
+  readonly client: FolioClient;
   constructor(key: string, workspaceId: string) {
     this.key = key;
     this.ws = workspaceId;
+    this.client = new FolioClient({ baseUrl: '', apiKey: key, workspaceId });
   }
 
   static async me(key: string): Promise<Me> {
-    return (await raw<{ data: Me }>(key, 'GET', '/v2/me')).data;
+    return guarded(() => new FolioClient({ baseUrl: '', apiKey: key }).me());
   }
 
   /** JSON call on the workspace, returning the envelope's `data`. */
   async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    return (await raw<{ data: T }>(this.key, method, `/v2/workspaces/${this.ws}${path}`, body)).data;
+    return (await raw<{ data: T }>(this.client, method, `/v2/workspaces/${this.ws}${path}`, body)).data;
   }
   /** The whole envelope (lists with `total`). */
   async envelope<T>(method: string, path: string, body?: unknown): Promise<{ data: T; total: number }> {
-    return raw<{ data: T; total: number }>(this.key, method, `/v2/workspaces/${this.ws}${path}`, body);
+    return raw<{ data: T; total: number }>(this.client, method, `/v2/workspaces/${this.ws}${path}`, body);
   }
   async post<T>(absolutePath: string, body: unknown): Promise<T> {
-    return (await raw<{ data: T }>(this.key, 'POST', absolutePath, body)).data;
+    return (await raw<{ data: T }>(this.client, 'POST', absolutePath, body)).data;
   }
 
   workspace = () => this.call<Workspace>('GET', '');
 
-  async allFiles(): Promise<FileRec[]> {
-    const out: FileRec[] = [];
-    for (let offset = 0; ; offset += 100) {
-      const page = await this.envelope<FileRec[]>('GET', `/files?limit=100&offset=${offset}&sort=-createdAt`);
-      out.push(...page.data);
-      if (page.data.length < 100 || out.length >= page.total) return out;
-    }
+  /** Every file, newest first, through the client's paged iterator. */
+  allFiles(): Promise<FileRec[]> {
+    return guarded(async () => {
+      const out: FileRec[] = [];
+      for await (const f of this.client.files({ sort: '-createdAt' })) out.push(f);
+      return out;
+    });
   }
 
   /** The page image of one page, with a freshly minted share link. */
@@ -247,26 +254,35 @@ export function onUnauthorized(fn: ((e: ApiError) => void) | null): void {
   unauthorized = fn;
 }
 
-async function raw<T>(key: string, method: string, path: string, body?: unknown): Promise<T> {
-  let res: Response;
+/** A refusal or a lost connection as an ApiError in plain words; a 401 tells the app the key is gone. */
+function apiError(e: unknown): ApiError {
+  if (!(e instanceof FolioError)) return new ApiError(0, '');
+  let detail = e.error;
+  const body = e.body as { cost?: unknown; balance?: unknown } | null;
+  if (e.status === 402 && typeof body?.cost === 'number' && typeof body.balance === 'number') {
+    detail += ` (estimated cost ${body.cost} credits, balance ${body.balance})`;
+  }
+  const err = new ApiError(e.status, detail.length > 400 ? `${detail.slice(0, 400)}…` : detail);
+  if (e.status === 401) unauthorized?.(err);
+  return err;
+}
+
+async function guarded<T>(fn: () => Promise<T>): Promise<T> {
   try {
-    res = await fetch(path, {
-      method,
-      headers: {
-        'x-api-key': key,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
+    return await fn();
+  } catch (e) {
+    throw apiError(e);
+  }
+}
+
+function raw<T>(client: FolioClient, method: string, path: string, body?: unknown): Promise<T> {
+  return guarded(async () => {
+    const res = await client.request(method, path, {
+      headers: body !== undefined ? { 'content-type': 'application/json' } : undefined,
       body: body !== undefined ? JSON.stringify(body) : undefined,
       cache: 'no-store',
     });
-  } catch {
-    throw new ApiError(0, '');
-  }
-  const text = await res.text();
-  if (!res.ok) {
-    const e = errorFrom(res.status, res.headers.get('content-type'), text);
-    if (res.status === 401) unauthorized?.(e);
-    throw e;
-  }
-  return (text ? JSON.parse(text) : {}) as T;
+    const text = await res.text();
+    return (text ? JSON.parse(text) : {}) as T;
+  });
 }

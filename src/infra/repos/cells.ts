@@ -169,3 +169,68 @@ export async function listRowCellsJson(
   await q.query('RESET jit');
   return rows;
 }
+
+/** One page of a table export: a live row, where it sits (the keyset) and its line of JSON. */
+export interface ExportRowLine {
+  id: string;
+  sort_order: number;
+  created_at: number;
+  /**
+   * `[rowId, name, cells]`: name is the file's or the bundle's (the subject id when it is gone
+   * from the store); each cell `[i, status, value, citations, confidence, humanOverride]` with
+   * `i` the position of its column in `columnIds`, as stored (the export applies 2.4 and D3).
+   */
+  line: string;
+}
+
+/**
+ * A page of a table's live (non-archived) rows in GET-table order (sort_order, created_at, id)
+ * after the keyset `after` (null for the first page), each row's cells of `columnIds` written as
+ * JSON text by the database, so that no cell value is parsed or copied into objects here.
+ * Citations and confidence are left out (`[]`, `null`) unless `want` asks for them.
+ */
+export async function pageExportRowLines(
+  q: Queryable,
+  tableId: string,
+  columnIds: readonly string[],
+  after: { sortOrder: number; createdAt: number; id: string } | null,
+  limit: number,
+  want: { citations: boolean; confidence: boolean },
+): Promise<ExportRowLine[]> {
+  return q.query<ExportRowLine>(
+    `WITH col AS MATERIALIZED (
+       SELECT id, (ord - 1)::int AS i FROM unnest($2::text[]) WITH ORDINALITY AS t(id, ord))
+     SELECT r.id, r.sort_order, r.created_at,
+            '[' || to_json(r.id)::text || ',' || to_json(COALESCE(
+              CASE WHEN r.subject_type = 'file'
+                   THEN (SELECT f.file_name FROM files f WHERE f.id = r.subject_id)
+                   ELSE (SELECT b.name FROM bundles b WHERE b.id = r.subject_id) END,
+              r.subject_id))::text || ',['
+            || COALESCE((
+              SELECT string_agg('[' || col.i::text || ',' || to_json(c.status)::text
+                  || ',' || COALESCE(c.value::text, 'null')
+                  || ',' || CASE WHEN $7 THEN COALESCE(NULLIF(c.citations, 'null'::jsonb)::text, '[]') ELSE '[]' END
+                  || ',' || CASE
+                       WHEN NOT $8 OR c.confidence IS NULL OR c.confidence IN ('NaN'::real, 'Infinity'::real, '-Infinity'::real) THEN 'null'
+                       WHEN c.confidence = 0 THEN '0'
+                       ELSE c.confidence::text END
+                  || ',' || COALESCE(c.human_override::text, 'null') || ']', ',')
+                FROM cells c JOIN col ON col.id = c.column_id
+               WHERE c.row_id = r.id), '') || ']]' AS line
+       FROM table_rows r
+      WHERE r.table_id = $1 AND r.archived_at IS NULL
+        AND ($3::integer IS NULL OR (r.sort_order, r.created_at, r.id) > ($3::integer, $4::bigint, $5::text))
+      ORDER BY r.sort_order, r.created_at, r.id
+      LIMIT $6`,
+    [
+      tableId,
+      columnIds,
+      after?.sortOrder ?? null,
+      after?.createdAt ?? null,
+      after?.id ?? null,
+      limit,
+      want.citations,
+      want.confidence,
+    ],
+  );
+}

@@ -7,6 +7,7 @@ import { blockLabel, confidenceClass, shownValue, ValueView } from '../values.ts
 import { AddColumnDialog } from './AddColumn.tsx';
 import { AddRowsDialog } from './AddRows.tsx';
 import { CellPanel } from './CellPanel.tsx';
+import { ExportMenu } from './ExportMenu.tsx';
 import { RunDialog, type RunScope } from './RunDialog.tsx';
 
 const FINAL = new Set(['SUCCESS', 'ERROR', 'CANCELED']);
@@ -270,6 +271,7 @@ export function TableGridPage(props: { tableId: string }) {
               </button>
             </>
           )}
+          <ExportMenu tableId={tableId} onError={setError} />
           <label className="toggle">
             <input
               type="checkbox"

@@ -1,6 +1,7 @@
 import type { App, AppContext } from '../../context.ts';
 import { archiveTableRoute } from './archive.ts';
 import { createTableRoute } from './create.ts';
+import { exportTableRoute } from './export.ts';
 import { getTableRoute } from './get.ts';
 import { listTablesRoute } from './list.ts';
 import { patchTableRoute } from './patch.ts';
@@ -12,6 +13,7 @@ export function registerTableRoutes(app: App, ctx: AppContext): void {
     createTableRoute,
     patchTableRoute,
     archiveTableRoute,
+    exportTableRoute,
   ]) {
     route(app, ctx);
   }
