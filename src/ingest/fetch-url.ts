@@ -74,7 +74,7 @@ export async function checkUrl(
 }
 
 /** Connects to exactly the checked address: no second DNS lookup, so no rebinding window. */
-function pinned(address: string): LookupFunction {
+export function pinned(address: string): LookupFunction {
   const family = isIP(address);
   return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
     if (options?.all) cb(null, [{ address, family }]);

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { checkUrl, UrlRefusedError } from '../ingest/fetch-url.ts';
+import { checkUrl, pinned, UrlRefusedError } from '../ingest/fetch-url.ts';
 
 export interface PostOutcome {
   /** The receiver's status; null when no answer came (refused, timed out, unreachable). */
@@ -10,15 +10,6 @@ export interface PostOutcome {
   /** Why it failed, in words safe to show the workspace (no server paths, no secrets). */
   error: string | null;
   latencyMs: number;
-}
-
-/** Connects to exactly the checked address: no second DNS lookup, so no rebinding window. */
-function pinned(address: string): LookupFunction {
-  const family = isIP(address);
-  return ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (options?.all) cb(null, [{ address, family }]);
-    else cb(null, address, family);
-  }) as LookupFunction;
 }
 
 /**
