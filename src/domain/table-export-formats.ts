@@ -276,8 +276,22 @@ export function sheetName(tableName: string): string {
   return name || 'Table';
 }
 
+/** Text cut to Excel's limit, never inside a surrogate pair, with an ellipsis when cut. */
 function xlsxText(s: string): string {
-  return s.length > XLSX_TEXT_MAX ? `${s.slice(0, XLSX_TEXT_MAX - 1)}…` : s;
+  if (s.length <= XLSX_TEXT_MAX) return s;
+  let end = XLSX_TEXT_MAX - 1;
+  const last = s.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end -= 1;
+  return `${s.slice(0, end)}…`;
+}
+
+/**
+ * An ISO day as an Excel date: midnight UTC, which exceljs turns into a whole-day serial.
+ * Null before 1900, which Excel cannot show as a date (the ISO text is written instead).
+ */
+function excelDate(iso: string): Date | null {
+  const [y, m, d] = iso.split('-').map(Number) as [number, number, number];
+  return y < 1900 ? null : new Date(Date.UTC(y, m - 1, d));
 }
 
 function xlsxValue(s: Scalar): ExcelJS.CellValue {
@@ -288,13 +302,8 @@ function xlsxValue(s: Scalar): ExcelJS.CellValue {
     case 'number':
     case 'boolean':
       return s.v;
-    case 'date': {
-      const [y, m, d] = s.v.split('-').map(Number) as [number, number, number];
-      // Midnight UTC: exceljs turns a Date into an Excel serial from its UTC time, a whole day.
-      const at = new Date(Date.UTC(2000, m - 1, d));
-      at.setUTCFullYear(y);
-      return at;
-    }
+    case 'date':
+      return excelDate(s.v) ?? s.v;
   }
 }
 
@@ -358,7 +367,7 @@ export async function writeXlsx(exp: TableExport, opts: ExportOptions, out: Writ
     const scalars = fields.map((f) => fieldScalar(f, row));
     const r = sheet.addRow(scalars.map(xlsxValue));
     scalars.forEach((s, i) => {
-      if (s?.t === 'date') r.getCell(i + 1).numFmt = DATE_FORMAT;
+      if (s?.t === 'date' && excelDate(s.v)) r.getCell(i + 1).numFmt = DATE_FORMAT;
     });
     r.commit();
     if (++n % rowsPerCheck === 0) {
