@@ -1,21 +1,15 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/infra/logger.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
+import { logSink } from './helpers/log-sink.ts';
 
 // interface.md section 1 (envelope), section 7 (errors), section 5.5 (no secrets in logs).
 describe('HTTP basics', () => {
   let h: Harness;
   let ws: TestWorkspace;
-  const logLines: string[] = [];
+  const { sink, lines: logLines } = logSink();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    });
     h = await startHarness({}, { logger: { ...loggerOptions('trace'), stream: sink } });
     ws = await h.workspace();
   });

@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions, redactText, redactUrl } from '../src/infra/logger.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
+import { logSink } from './helpers/log-sink.ts';
 
 /** Sends raw bytes and waits for the server to close the connection. */
 function rawExchange(port: number, bytes: string): Promise<string> {
@@ -21,7 +21,7 @@ function rawExchange(port: number, bytes: string): Promise<string> {
 describe('log redaction by parameter name (issue 15 F7)', () => {
   let h: Harness;
   let ws: TestWorkspace;
-  const logLines: string[] = [];
+  const { sink, lines: logLines } = logSink();
   const secrets: string[] = [];
   let n = 0;
   /** A distinct secret value per variant, to look for in the log afterwards. */
@@ -32,12 +32,6 @@ describe('log redaction by parameter name (issue 15 F7)', () => {
   };
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    });
     h = await startHarness(
       { REQUEST_IDLE_TIMEOUT_MS: '400' },
       { logger: { ...loggerOptions('trace'), stream: sink } },

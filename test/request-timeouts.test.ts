@@ -1,12 +1,12 @@
 import { readdir } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
-import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../src/infra/logger.ts';
 import { makeTextPdf } from './fixtures/pdf.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
+import { logSink } from './helpers/log-sink.ts';
 
 interface RawResponse {
   status: number;
@@ -68,15 +68,9 @@ describe('request body timeouts (issue 15 F5)', () => {
   let h: Harness;
   let ws: TestWorkspace;
   let port: number;
-  const logLines: string[] = [];
+  const { sink, lines: logLines } = logSink();
 
   beforeAll(async () => {
-    const sink = new Writable({
-      write(chunk, _enc, done) {
-        logLines.push(chunk.toString());
-        done();
-      },
-    });
     h = await startHarness(
       { REQUEST_IDLE_TIMEOUT_MS: String(IDLE_MS), REQUEST_BODY_TIMEOUT_MS: String(BODY_MS) },
       { logger: { ...loggerOptions('info'), stream: sink } },
