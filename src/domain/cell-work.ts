@@ -14,7 +14,7 @@ import {
 } from '../infra/repos/index.ts';
 import { cellPrice } from './cost.ts';
 import { currentMonthSpend, holdCredits, settleCredits } from './credits.ts';
-import { settleRuns } from './webhooks.ts';
+import { settleRuns } from './run-settle.ts';
 
 /** D3 values of `blockReason`. */
 export type BlockReason = 'insufficient_credits' | 'spend_cap';

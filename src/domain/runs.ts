@@ -5,8 +5,8 @@ import { type RunWithPending, repos } from '../infra/repos/index.ts';
 import { currentMonthSpend, settleCredits } from './credits.ts';
 import { type AppError, errors } from './errors.ts';
 import { resolveScope, type Scope, type ScopeRequest } from './run-scope.ts';
+import { announceFinishedRuns, settleRuns } from './run-settle.ts';
 import { lockLiveTable } from './tables.ts';
-import { announceFinishedRuns, settleRuns } from './webhooks.ts';
 
 /** D3: the marker a standing table's automatic run carries in `triggeredBy`. */
 export const AUTO_TRIGGER = 'system:auto';

@@ -3,7 +3,7 @@ import type { Clock } from '../infra/clock.ts';
 import type { Database, Queryable } from '../infra/db/database.ts';
 import { newId } from '../infra/ids.ts';
 import { enqueue } from '../infra/queue.ts';
-import { type DeliveryRow, type RunRow, repos, type WebhookRow } from '../infra/repos/index.ts';
+import { type DeliveryRow, repos, type WebhookRow } from '../infra/repos/index.ts';
 import type { TaskKind } from '../infra/task-kinds.ts';
 import { errors } from './errors.ts';
 
@@ -178,31 +178,6 @@ export async function emitEvent(
     await enqueue(tx, WEBHOOK_TASK, id, now, { workspaceId });
   }
   return hooks.length;
-}
-
-/** `run.finished` for each run that just finished (settled or canceled), in the caller's transaction. */
-export async function announceFinishedRuns(
-  tx: Queryable,
-  runs: readonly RunRow[],
-  now: number,
-): Promise<void> {
-  for (const r of runs) {
-    await emitEvent(
-      tx,
-      r.workspace_id,
-      'run.finished',
-      { runId: r.id, tableId: r.table_id, status: r.status, totalCells: r.total_cells },
-      now,
-    );
-  }
-}
-
-/** Settles runs with nothing pending and announces those that finished, in one transaction. */
-export async function settleRuns(db: Database, runIds: readonly string[], now: number): Promise<void> {
-  if (runIds.length === 0) return;
-  await db.transaction(async (tx) =>
-    announceFinishedRuns(tx, await repos(tx).runs.settleRuns(runIds, now), now),
-  );
 }
 
 export interface Delivery {

@@ -1,9 +1,10 @@
 import { mkdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { isOutOfStorage, isTransientResourceError, withoutServerPaths } from '../domain/errors.ts';
+import { settleRuns } from '../domain/run-settle.ts';
 import { runStandingTables } from '../domain/standing.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
-import { emitEvent, settleRuns } from '../domain/webhooks.ts';
+import { emitEvent } from '../domain/webhooks.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { OfficeLimits } from '../infra/config.ts';
