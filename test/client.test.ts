@@ -264,10 +264,9 @@ describe('@folio/client against a server process', () => {
         if (p.loaded > 0) setTimeout(() => controller.abort(), 50);
       },
     });
-    const started = performance.now();
+    // The source never ends: only the abort can settle this promise.
     const e = await rejection(pending);
     expect(isAbort(e)).toBe(true);
-    expect(performance.now() - started).toBeLessThan(5_000);
     expect(counted.calls).toHaveLength(1);
     await new Promise((r) => setTimeout(r, 300));
     expect(counted.calls).toHaveLength(1);
