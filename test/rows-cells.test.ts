@@ -375,6 +375,122 @@ describe('rows, cells and staleness', () => {
     expect((await check()).data.cells).toEqual([]);
   });
 
+  it('interface.md 4.4 GET …/cells: each cell is the very JSON the GET table body (4.1) holds for it, through every change', async () => {
+    const t = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'cells "q"' } })
+    ).json().data;
+    const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
+    const [f1, f2, f3, f4] = await seedFiles(h.db, ws.id, 4);
+    const bundle = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
+        key: ws.key,
+        body: { name: 'B', fileIds: [f1, f2] },
+      })
+    ).json().data;
+    const post = async (path: string, body: unknown) =>
+      (await h.request('POST', `${base}/${path}`, { key: ws.key, body })).json().data;
+    const fileRow = await post('rows', { subjectType: 'file', subjectId: f3, sortOrder: 4 });
+    const bundleRow = await post('rows', { subjectType: 'bundle', subjectId: bundle.id, sortOrder: 2 });
+    const emptyRow = await post('rows', { subjectType: 'file', subjectId: f4, sortOrder: 3 });
+    const colA = await post('columns', { name: 'A', prompt: 'a', sortOrder: 1 });
+    const colB = await post('columns', { name: 'B', prompt: 'b', sortOrder: 0 });
+    const odd = 'quote " backslash \\ newline \n tab \t bell \u0007 é 漢字 😀 \u2028 "cells":[';
+    const cell = async (over: Partial<CellRow> & Pick<CellRow, 'row_id' | 'column_id'>) => {
+      const id = newId('rcel');
+      await insertCell(h.db, {
+        id,
+        table_id: t.id,
+        status: 'SUCCESS',
+        status_text: null,
+        block_reason: null,
+        value: { type: 'text_quote', value: odd, nested: { cells: [1, 2.5e-8, null] } },
+        citations: [{ fileId: f3, page: 2, quote: odd, box: [0.1, 0.2, 0.5, 0.25] }],
+        confidence: 0.61,
+        human_override: null,
+        column_version: 1,
+        bundle_version: 1,
+        run_id: null,
+        created_at: 1_700_000_000_001,
+        updated_at: 1_700_000_000_002,
+        ...over,
+      });
+      return id;
+    };
+    const c1 = await cell({ row_id: fileRow.id, column_id: colA.id });
+    await cell({
+      row_id: fileRow.id,
+      column_id: colB.id,
+      confidence: Number.NaN,
+      human_override: { type: 'text_quote', value: odd },
+    });
+    await cell({
+      row_id: bundleRow.id,
+      column_id: colA.id,
+      status: 'ERROR',
+      status_text: odd,
+      confidence: 0.5,
+    });
+    const c4 = await cell({ row_id: bundleRow.id, column_id: colB.id, status: 'IN_QUEUE', value: null });
+
+    // Read both, `first` first: the body one route builds (and files) is the one the other serves.
+    let first: 'table' | 'cells' = 'table';
+    const same = async () => {
+      const read = (path: string) => h.request('GET', path, { key: ws.readKey });
+      const cellsFirst = first === 'cells';
+      const early = await read(cellsFirst ? `${base}/cells` : base);
+      const late = await read(cellsFirst ? base : `${base}/cells`);
+      const [table, cells] = cellsFirst ? [late, early] : [early, late];
+      first = cellsFirst ? 'table' : 'cells';
+      expect(table.statusCode).toBe(200);
+      expect(cells.statusCode).toBe(200);
+      expect(cells.headers['content-type']).toBe('application/json; charset=utf-8');
+      const tableCells = JSON.parse(table.body).data.cells as unknown[];
+      // The same bytes for every cell, not only the same values.
+      const at = table.body.indexOf('"cells":[') + '"cells":['.length;
+      expect(cells.body).toBe(
+        `{"success":true,"total":${tableCells.length},"data":[${table.body.slice(at, -']}}'.length)}]}`,
+      );
+      expect(JSON.parse(cells.body)).toEqual({ success: true, total: tableCells.length, data: tableCells });
+      // And the cells the objects of domain/cells.ts serialize to (2.4, D3, 3.2 stale).
+      expect(JSON.parse(cells.body).data).toEqual(
+        JSON.parse(JSON.stringify(await listTableCells(h.db, t.id))),
+      );
+      return tableCells as { id: string; rowId: string; stale: boolean }[];
+    };
+
+    expect((await same()).map((c) => c.rowId)).toEqual([bundleRow.id, bundleRow.id, fileRow.id, fileRow.id]);
+    await same();
+    await h.db.query(`UPDATE cells SET value = '{"type":"text_quote","value":"changed"}' WHERE id = $1`, [
+      c1,
+    ]);
+    await same();
+    await cell({ row_id: emptyRow.id, column_id: colA.id, confidence: 0 });
+    expect(await same()).toHaveLength(5);
+    await h.db.query('DELETE FROM cells WHERE id = $1', [c4]);
+    expect(await same()).toHaveLength(4);
+    await h.request('POST', `/v2/workspaces/${ws.id}/bundles/${bundle.id}/files`, {
+      key: ws.key,
+      body: { fileIds: [f4] },
+    });
+    expect((await same()).filter((c) => c.stale)).toHaveLength(1);
+    await h.request('PATCH', `${base}/columns/${colA.id}`, { key: ws.key, body: { prompt: 'a2' } });
+    expect((await same()).filter((c) => c.stale)).toHaveLength(3);
+    await h.db.query('UPDATE table_rows SET sort_order = 9 WHERE id = $1', [bundleRow.id]);
+    expect((await same()).at(-1)!.rowId).toBe(bundleRow.id);
+    await h.request('DELETE', `${base}/columns/${colB.id}`, { key: ws.key });
+    expect(await same()).toHaveLength(4);
+    await h.db.query('DELETE FROM cells WHERE table_id = $1', [t.id]);
+    expect(await same()).toEqual([]);
+
+    // 4.4 access: a table of another workspace is not found, whichever key asks.
+    const other = await h.workspace();
+    expect((await h.request('GET', `${base}/cells`, { key: other.readKey })).statusCode).toBe(404);
+    expect(
+      (await h.request('GET', `/v2/workspaces/${other.id}/tables/${t.id}/cells`, { key: other.readKey }))
+        .statusCode,
+    ).toBe(404);
+  });
+
   it('GET cells answers only existing cells, and an empty array for a table without any', async () => {
     const t = (
       await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'E' } })

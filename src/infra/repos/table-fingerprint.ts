@@ -5,6 +5,8 @@ export interface TableFingerprint {
   key: string;
   /** Changes whenever the table, its columns or its rows change: everything but the cells. */
   head: string;
+  /** How many cells the table has in this state: the length of GET table's `cells` (and GET …/cells). */
+  cellCount: number;
 }
 
 /**
@@ -30,5 +32,5 @@ export async function tableFingerprint(q: Queryable, tableId: string): Promise<T
   );
   const { t, cols, rows: rws, cells, bundles } = rows[0];
   const head = [t, cols, rws].filter((p) => p !== null).join('|');
-  return { key: `${head}|${cells}|${bundles}`, head };
+  return { key: `${head}|${cells}|${bundles}`, head, cellCount: Number(cells.slice(0, cells.indexOf(':'))) };
 }

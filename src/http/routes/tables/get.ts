@@ -1,13 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import { type BodyLayout, buildTableBody, layoutBytes } from '../../../domain/table-body.ts';
-import { repos, snapshot } from '../../../infra/repos/index.ts';
 import type { App, AppContext } from '../../context.ts';
 import { CellSchema, ColumnSchema, RowSchema } from '../../kit/model-schemas.ts';
 import { TableParams } from '../../kit/params.ts';
 import { keySecurity } from '../../kit/security.ts';
 import { Envelope, Type } from '../../schema.ts';
 import { TableSchema } from './schemas.ts';
-import { SnapshotCache } from './snapshot-cache.ts';
+import { readTableSnapshot } from './table-snapshot.ts';
 
 const schema = {
   tags: ['tables'],
@@ -30,20 +28,12 @@ const schema = {
 };
 
 export function getTableRoute(app: App, ctx: AppContext): void {
-  const cache = new SnapshotCache<BodyLayout>(256 * 1024 * 1024);
   app.get(
     '/v2/workspaces/:workspaceId/tables/:tableId',
     { config: { access: 'read' }, schema },
     async (request, reply) => {
       const { workspaceId, tableId } = request.params;
-      // Fingerprint and content come from one snapshot: a body is never filed under a newer state.
-      const entry = await snapshot(ctx.db, async (tx) => {
-        const fp = await repos(tx).tableFingerprint.tableFingerprint(tableId);
-        const hit = cache.get(tableId, fp.key);
-        if (hit) return hit;
-        const { body, layout } = await buildTableBody(tx, workspaceId, tableId, fp, cache.latest(tableId));
-        return cache.set(tableId, fp.key, body, layout, layoutBytes(layout));
-      });
+      const { entry } = await readTableSnapshot(ctx, workspaceId, tableId);
       // The body is already JSON: it goes out as bytes, past the schema serializer.
       const raw = reply as unknown as FastifyReply;
       raw.header('etag', entry.etag).header('cache-control', 'private, no-cache');
