@@ -195,8 +195,10 @@ const STAGES: [string, string][] = [
   ['jpeg', 'JPEG encode'],
   ['retrieval', 'retrieval image (render+encode)'],
   ['text', 'text extraction (words, images)'],
+  ['hash', 'look hash of the retrieval image'],
   ['split', 'single-page PDF split'],
   ['ocrRender', 'OCR image (render+PNG)'],
+  ['idle', 'page threads idle, waiting for a task'],
   ['transfer', 'thread -> main delivery'],
   ['ocr', 'OCR (tesseract)'],
   ['blob', 'blob write, batch wall'],
@@ -205,6 +207,7 @@ const STAGES: [string, string][] = [
   ['finish', 'job end (lexemes, hashes, finish)'],
   ['wait', 'main loop waiting on pages'],
   ['cpu', 'process CPU, all threads'],
+  ['mainCpu', '  of which the main thread'],
 ];
 
 function printProfile(label: string, p: Profile) {

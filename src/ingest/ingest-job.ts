@@ -196,6 +196,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
     const prof = new StageTimes();
     const started = performance.now();
     const cpuStart = PROFILING ? process.cpuUsage() : null;
+    const mainCpuStart = PROFILING ? process.threadCpuUsage() : null;
     if (PROFILING) processStages.ms.fsync = 0;
     const done = await repos(deps.db).items.donePages(file.id);
     const todo = Array.from({ length: pageCount }, (_, i) => i + 1).filter((p) => !done.has(p));
@@ -263,6 +264,8 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       prof.merge(processStages.ms);
       const cpu = process.cpuUsage(cpuStart ?? undefined);
       prof.add('cpu', (cpu.user + cpu.system) / 1000);
+      const mainCpu = process.threadCpuUsage(mainCpuStart ?? undefined);
+      prof.add('mainCpu', (mainCpu.user + mainCpu.system) / 1000);
       reportJob(jobId, todo.length, performance.now() - started, prof.ms);
     }
   } catch (err) {

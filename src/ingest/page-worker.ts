@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
+import { dHash } from '../search/dhash.ts';
 import { jpegToPdf } from './image-pdf.ts';
 import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
 import { epochMs, PROFILING, type Stages, StageTimes } from './profile.ts';
@@ -24,6 +25,8 @@ export interface PageOutput {
   text: string;
   /** Pictures on the page (image objects; an uploaded image is one covering the page). */
   images: { box: [number, number, number, number] }[];
+  /** The retrieval image's look hash (search/dhash.ts); absent if it could not be made. */
+  dhash?: string;
   /** Present when the page has no usable text layer: a sharper image for OCR. */
   ocrImage?: { data: Uint8Array; width: number; height: number; dpi: number };
   /** With FOLIO_INGEST_PROFILE=1: this page's stage times, and when the thread finished it. */
@@ -74,26 +77,36 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
   const doc = await documentAt(task.pdfPath);
   const size = doc.pageSize(task.index);
   const big = t.time('render', () => doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE, ...RGB }));
-  const jpg = await t.timeAsync('jpeg', () => rawJpeg(big));
+  // The encodes run on libuv's threads while this one goes on with PDFium: the small
+  // render, the text and the split overlap them instead of waiting.
+  const jpg = t.timeAsync('jpeg', () => rawJpeg(big));
+  jpg.catch(() => {}); // awaited below
   // PDFium draws the small image directly: five times cheaper than downscaling the big one.
-  const embedding = await t.timeAsync('retrieval', () =>
-    rawJpeg(doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, ...RGB }), 80),
+  // Its own buffer (not the reused one, which the big encode still reads).
+  const small = t.time('retrieval', () =>
+    doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, format: 'rgb' }),
   );
+  const embedding = t.timeAsync('retrieval', () => rawJpeg(small, 80));
+  embedding.catch(() => {}); // awaited below
   const { words, text, images } = t.time('text', () => ({
     words: doc.words(task.index),
     text: doc.text(task.index),
     images: doc.images(task.index),
   }));
+  const pdf = t.time('split', () => doc.extractPage(task.index));
   const out: PageOutput = {
     width: size.width,
     height: size.height,
-    pdf: t.time('split', () => doc.extractPage(task.index)),
-    jpg,
-    embedding,
+    pdf,
+    jpg: await jpg,
+    embedding: await embedding,
     words,
     text,
     images,
   };
+  // The look hash search matches pictures by, of the stored retrieval image, as search
+  // would compute it later; a failure leaves it to search.
+  out.dhash = await t.timeAsync('hash', () => dHash(out.embedding).catch(() => undefined));
   if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
     const ocrStart = performance.now();
     const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE, ...RGB });
@@ -106,7 +119,11 @@ async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput
     out.ocrImage = { data: png, width: sharp300.width, height: sharp300.height, dpi: OCR_DPI };
     if (PROFILING) t.add('ocrRender', performance.now() - ocrStart);
   }
-  if (PROFILING) out.profile = { stages: t.ms, doneAt: epochMs() };
+  if (PROFILING) {
+    t.add('idle', idleBefore);
+    idleBefore = 0;
+    out.profile = { stages: t.ms, doneAt: epochMs() };
+  }
   return out;
 }
 
@@ -164,9 +181,24 @@ function runOne(task: PageTask): Promise<PageOutput | InspectOutput> {
  * other here, since they share the open document and its reused render buffer.
  */
 let queue: Promise<unknown> = Promise.resolve();
+let queued = 0;
+/** With profiling: since when this thread has had no task, and how long it went without before the current one. */
+let idleSince: number | null = null;
+let idleBefore = 0;
 
 export default function run(task: PageTask): Promise<PageOutput | InspectOutput> {
-  const result = queue.then(() => runOne(task));
-  queue = result.catch(() => {});
+  queued++;
+  const result = queue.then(() => {
+    if (PROFILING && idleSince !== null) {
+      idleBefore = performance.now() - idleSince;
+      idleSince = null;
+    }
+    return runOne(task);
+  });
+  queue = result
+    .catch(() => {})
+    .finally(() => {
+      if (--queued === 0 && PROFILING) idleSince = performance.now();
+    });
   return result;
 }

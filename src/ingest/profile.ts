@@ -10,6 +10,7 @@ export type Stage =
   | 'render'
   | 'jpeg'
   | 'retrieval'
+  | 'hash'
   | 'text'
   | 'split'
   | 'ocrRender'
@@ -19,8 +20,10 @@ export type Stage =
   | 'ocr'
   | 'finish'
   | 'cpu'
+  | 'mainCpu'
   | 'transfer'
-  | 'wait';
+  | 'wait'
+  | 'idle';
 
 export type Stages = Partial<Record<Stage, number>>;
 

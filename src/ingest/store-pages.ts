@@ -1,4 +1,5 @@
-import { changeBalance } from '../domain/credits.ts';
+import { spendMonth } from '../domain/clock.ts';
+import { currentMonthSpend } from '../domain/credits.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { Database } from '../infra/db/database.ts';
@@ -20,10 +21,11 @@ const views = (r: StoredPage) => [
 ];
 
 /**
- * Bytes first (all pages of the batch at once), then one transaction that, page by page in
- * order, stores the text and items and charges 1 credit with its ledger row. A page an
- * earlier attempt already stored is neither stored nor charged again. Stops at the first
- * page the balance cannot pay for; returns how many pages of the batch are now stored.
+ * Bytes first (all pages of the batch at once), then one transaction that stores the pages'
+ * text and items and charges 1 credit per page with its ledger row, a few statements for the
+ * whole batch under one lock of the workspace. A page an earlier attempt already stored is
+ * neither stored nor charged again. Pages are taken in order up to the first one the balance
+ * cannot pay for; returns how many pages of the batch are now stored.
  */
 export async function storePages(
   deps: { db: Database; blobs: BlobStore; clock: Clock },
@@ -40,47 +42,81 @@ export async function storePages(
   );
   const dbStart = prof ? performance.now() : 0;
   prof?.add('blob', dbStart - blobStart);
+  // Built before the transaction: PGlite runs on this thread, and the lock is held meanwhile.
+  const rows = pages.map((r) => ({
+    page: r.page,
+    width: r.width,
+    height: r.height,
+    text: r.text,
+    words: JSON.stringify(r.words.map((x) => [x.text, ...x.box.map(round4)])),
+    images: JSON.stringify(r.images.map((x) => ({ box: x.box.map(round4) }))),
+    ocr: r.ocr,
+    created_at: 0,
+  }));
   let charged = 0;
   const stored = await deps.db.transaction(async (tx) => {
-    let n = 0;
     charged = 0;
-    for (const r of pages) {
-      const now = deps.clock();
-      const w = await repos(tx).workspaces.findWorkspace(job.workspace_id, { forUpdate: true });
-      if (!w || w.balance < 1) break;
-      const inserted = await repos(tx).items.insertPage({
-        file_id: fileId,
-        page: r.page,
-        width: r.width,
-        height: r.height,
-        text: r.text,
-        words: r.words.map((x) => [x.text, ...x.box.map(round4)]),
-        images: r.images.map((x) => ({ box: x.box.map(round4) })),
-        ocr: r.ocr,
+    const r = repos(tx);
+    const w = await r.workspaces.findWorkspace(job.workspace_id, { forUpdate: true });
+    if (!w) return 0;
+    // Every page costs a credit unless already stored; with credits for the whole batch
+    // there is nothing to find out first.
+    const before =
+      w.balance >= pages.length
+        ? new Set<number>()
+        : await r.items.storedPagesOf(
+            fileId,
+            pages.map((p) => p.page),
+          );
+    let n = 0;
+    for (let left = w.balance; n < pages.length && left >= 1; n++) {
+      if (!before.has(pages[n]!.page)) left--;
+    }
+    if (n === 0) return 0;
+    const now = deps.clock();
+    for (const row of rows) row.created_at = now;
+    const inserted = await r.items.insertPages(fileId, rows.slice(0, n));
+    const fresh = pages.slice(0, n).filter((p) => inserted.has(p.page));
+    if (fresh.length === 0) return n;
+    let balance = w.balance;
+    await r.ledger.insertLedgerRows(
+      fresh.map(() => ({
+        id: newId('ledg'),
+        workspace_id: w.id,
+        amount: -1,
+        balance_after: --balance,
+        reason: 'ingest_page',
+        ref_id: job.id,
+        actor_id: null,
         created_at: now,
-      });
-      n++;
-      if (!inserted) continue;
-      await changeBalance(
-        tx,
-        { workspaceId: job.workspace_id, amount: -1, reason: 'ingest_page', refId: job.id, isSpend: true },
-        now,
-      );
-      await repos(tx).items.insertItems(
-        views(r).map((v) => ({
+      })),
+    );
+    await r.workspaces.updateWorkspace(
+      w.id,
+      { balance, month_spend: currentMonthSpend(w, now) + fresh.length, spend_month: spendMonth(now) },
+      now,
+    );
+    await r.items.insertItems(
+      fresh.flatMap((p) =>
+        views(p).map((v) => ({
           id: newId('dsx'),
           file_id: fileId,
           row: v.row,
-          col: r.page,
-          blob_key: pageKey(fileId, r.page, v.row),
+          col: p.page,
+          blob_key: pageKey(fileId, p.page, v.row),
           mime_type: v.type,
           byte_size: v.bytes.byteLength,
           created_at: now,
         })),
-      );
-      await repos(tx).items.countPageDone(job.id, fileId, now);
-      charged++;
-    }
+      ),
+    );
+    await r.items.countPagesDone(job.id, fileId, fresh.length, now);
+    // Look hashes made by the page threads; pages without one are hashed when the job ends.
+    await r.pageHashes.insertPageHashes(
+      fresh.flatMap((p) => (p.dhash ? [{ fileId, page: p.page, bits: p.dhash }] : [])),
+      now,
+    );
+    charged = fresh.length;
     return n;
   });
   prof?.add('db', prof ? performance.now() - dbStart : 0);

@@ -27,14 +27,24 @@ export interface PageRow {
   created_at: number;
 }
 
+/** One statement for all the rows (a batch of pages' items). */
 export async function insertItems(q: Queryable, items: readonly FileItemRow[]): Promise<void> {
-  for (const i of items) {
-    await q.query(
-      `INSERT INTO file_items (id, file_id, row, col, blob_key, mime_type, byte_size, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [i.id, i.file_id, i.row, i.col, i.blob_key, i.mime_type, i.byte_size, i.created_at],
-    );
-  }
+  if (items.length === 0) return;
+  const col = <K extends keyof FileItemRow>(k: K) => items.map((i) => i[k]);
+  await q.query(
+    `INSERT INTO file_items (id, file_id, row, col, blob_key, mime_type, byte_size, created_at)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::bigint[], $8::bigint[])`,
+    [
+      col('id'),
+      col('file_id'),
+      col('row'),
+      col('col'),
+      col('blob_key'),
+      col('mime_type'),
+      col('byte_size'),
+      col('created_at'),
+    ],
+  );
 }
 
 /** Returns false when the page already exists (a resumed job must not store or charge it twice). */
@@ -56,6 +66,52 @@ export async function insertPage(q: Queryable, p: PageRow): Promise<boolean> {
     ],
   );
   return rows.length === 1;
+}
+
+/**
+ * Many pages of one file in one statement (`words` and `images` already JSON text); a page
+ * that already exists is left alone. Returns the pages inserted.
+ */
+export async function insertPages(
+  q: Queryable,
+  fileId: string,
+  pages: readonly (Omit<PageRow, 'file_id' | 'words' | 'images'> & { words: string; images: string })[],
+): Promise<Set<number>> {
+  if (pages.length === 0) return new Set();
+  const col = <K extends keyof (typeof pages)[number]>(k: K) => pages.map((p) => p[k]);
+  const rows = await q.query<{ page: number }>(
+    `INSERT INTO file_pages (file_id, page, width, height, text, words, images, ocr, tsv, created_at)
+     SELECT $1, p.page, p.width, p.height, p.text, p.words::jsonb, p.images::jsonb, p.ocr,
+            to_tsvector('english', p.text), p.created_at
+       FROM unnest($2::int[], $3::real[], $4::real[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::bigint[])
+            AS p(page, width, height, text, words, images, ocr, created_at)
+     ON CONFLICT (file_id, page) DO NOTHING RETURNING page`,
+    [
+      fileId,
+      col('page'),
+      col('width'),
+      col('height'),
+      col('text'),
+      col('words'),
+      col('images'),
+      col('ocr'),
+      col('created_at'),
+    ],
+  );
+  return new Set(rows.map((r) => r.page));
+}
+
+/** Which of these pages of a file are stored. */
+export async function storedPagesOf(
+  q: Queryable,
+  fileId: string,
+  pages: readonly number[],
+): Promise<Set<number>> {
+  const rows = await q.query<{ page: number }>(
+    'SELECT page FROM file_pages WHERE file_id = $1 AND page = ANY($2::int[])',
+    [fileId, pages],
+  );
+  return new Set(rows.map((r) => r.page));
 }
 
 export async function donePages(q: Queryable, fileId: string): Promise<Set<number>> {
@@ -116,6 +172,26 @@ export async function findItemById(q: Queryable, id: string): Promise<FileItemRo
 export async function countPageDone(q: Queryable, jobId: string, fileId: string, now: number): Promise<void> {
   await q.query('UPDATE jobs SET pages_done = pages_done + 1, updated_at = $2 WHERE id = $1', [jobId, now]);
   await q.query('UPDATE files SET item_count = item_count + 1, updated_at = $2 WHERE id = $1', [fileId, now]);
+}
+
+/** `count` stored pages move their job's progress and their file's page count. */
+export async function countPagesDone(
+  q: Queryable,
+  jobId: string,
+  fileId: string,
+  count: number,
+  now: number,
+): Promise<void> {
+  await q.query('UPDATE jobs SET pages_done = pages_done + $3, updated_at = $2 WHERE id = $1', [
+    jobId,
+    now,
+    count,
+  ]);
+  await q.query('UPDATE files SET item_count = item_count + $3, updated_at = $2 WHERE id = $1', [
+    fileId,
+    now,
+    count,
+  ]);
 }
 
 /** Where a page's rendered image is stored; null when there is none. */
