@@ -227,7 +227,44 @@ export function answerDocument(
         for (const w of wordsKey) used.add(w);
         items.push(s);
       }
-      if (items.length === 0) return empty(type, m, top?.p ?? 0);
+      if (items.length === 0) {
+        // No entry convincing alone: a list whose entries together are (the rows of one table
+        // column, the lines of one bulleted block) is the answer when their summed probability is.
+        let bestRun: Scored[] = [];
+        let bestSum = 0;
+        for (const anchor of e.scored.slice(0, 10)) {
+          const run = [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)];
+          if (run.length < 2) continue;
+          const sum = run.reduce((t, s) => t + s.p, 0);
+          if (sum > bestSum) {
+            bestSum = sum;
+            bestRun = run;
+          }
+        }
+        if (process.env.NORUN || bestSum < m.threshold) return empty(type, m, top?.p ?? 0);
+        for (const s of bestRun) {
+          const k = valueKey(s.cand);
+          if (!k || seen.has(k) || items.length >= 30) continue;
+          seen.add(k);
+          items.push(s);
+        }
+      }
+      for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) {
+        const k = valueKey(s.cand);
+        const wordsKey = s.cand.at.unit.words
+          .slice(s.cand.at.from, s.cand.at.to + 1)
+          .map((w) => `${s.cand.at.page}:${w}`);
+        if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) continue;
+        seen.add(k);
+        for (const w of wordsKey) used.add(w);
+        items.push(s);
+      }
+      // A table's summary row read along with its entries is not one of them, unless asked for.
+      const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
+      const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
+      if (entries.length >= 2 && entries.length < items.length && !asksSummary) {
+        items.splice(0, items.length, ...entries);
+      }
       const best = items[0]!;
       // Items in the order the document gives them, as a reader lists them.
       items.sort(
@@ -258,6 +295,64 @@ export function answerDocument(
       };
     }
   }
+}
+
+/** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */
+const SIBLING_SHARE = 0.25;
+/** The first words of a table's summary rows (totals, balances) in the languages documents use most. */
+const SUMMARY_ROW =
+  /^\s*(?:sub-?total|total|grand total|sum|balance|amount due|totaal|gesamt|summe|montant total)\b/i;
+
+const boxOf = (ctx: ScoringContext, c: TypedCandidate) => {
+  const page = ctx.index.doc.pages[c.at.page]!;
+  const ws = c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => page.words[w]!.box);
+  return [
+    Math.min(...ws.map((b) => b[0])),
+    Math.min(...ws.map((b) => b[1])),
+    Math.max(...ws.map((b) => b[2])),
+    Math.max(...ws.map((b) => b[3])),
+  ] as const;
+};
+
+/**
+ * The other entries of the list the best item belongs to: candidates of the same kind that
+ * start at the same left edge on the lines just above and below it (a bulleted list, a table
+ * column), one run without a wide gap. A reader who finds one entry of a list reads the rest.
+ */
+function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor: number): Scored[] {
+  if (anchor.cand.picture) return [];
+  const a = boxOf(ctx, anchor.cand);
+  const h = a[3] - a[1];
+  if (h <= 0) return [];
+  const column = scored
+    .filter(
+      (s) =>
+        s !== anchor &&
+        s.p >= floor &&
+        s.cand.at.page === anchor.cand.at.page &&
+        s.cand.source === anchor.cand.source &&
+        s.cand.at.from === 0,
+    )
+    .map((s) => ({ s, b: boxOf(ctx, s.cand) }))
+    .filter(({ b }) => Math.abs(b[0] - a[0]) < h * 0.8 && Math.abs(b[3] - b[1] - h) < h * 0.35)
+    .sort((x, y) => x.b[1] - y.b[1]);
+  const out: Scored[] = [];
+  // Walk away from the anchor both ways while the line gap stays list-like.
+  for (const dir of [-1, 1] as const) {
+    let edge = dir < 0 ? a[1] : a[3];
+    const run =
+      dir < 0
+        ? [...column].filter(({ b }) => b[3] <= a[1] + h * 0.2).reverse()
+        : column.filter(({ b }) => b[1] >= a[3] - h * 0.2);
+    for (const { s, b } of run) {
+      const gap = dir < 0 ? edge - b[3] : b[1] - edge;
+      // A table's summary row closes its entries; it is not one of them.
+      if (gap > h * 2.2 || SUMMARY_ROW.test(s.cand.text)) break;
+      out.push(s);
+      edge = dir < 0 ? b[1] : b[3];
+    }
+  }
+  return out;
 }
 
 /**
