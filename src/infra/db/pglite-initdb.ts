@@ -6,10 +6,12 @@
  */
 import { PGlite } from '@electric-sql/pglite';
 import { migrate } from './migrate.ts';
-import { asDatabase, PGLITE_CONF } from './pglite.ts';
+import { asDatabase, PGLITE_CONF, pglitePgModule } from './pglite.ts';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: pglite-initdb.ts <dataDir>');
-const db = asDatabase(await PGlite.create({ dataDir, postgresqlconf: PGLITE_CONF }));
+const db = asDatabase(
+  await PGlite.create({ dataDir, postgresqlconf: PGLITE_CONF, pgliteWasmModule: await pglitePgModule() }),
+);
 await migrate(db);
 await db.close();

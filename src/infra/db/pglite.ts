@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readFile, rename, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
+import v8 from 'node:v8';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { type Database, parseInt8, type Queryable } from './database.ts';
 import { translateDbError } from './pg-errors.ts';
 
@@ -15,6 +16,48 @@ const INT8_OID = 20;
  * of its own; one process on one data directory needs far less.
  */
 export const PGLITE_CONF = ['shared_buffers=16MB'];
+
+/** V8 settings that, given on node's command line, pglitePgModule leaves as they are. */
+const TIERING_FLAGS = /^--(no-)?(wasm-dynamic-tiering|wasm-tier-up|wasm-lazy-compilation|liftoff)/;
+
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
+/** The global WebAssembly object (the es2024 lib the project compiles against does not declare it). */
+const Wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule } })
+  .WebAssembly;
+
+let pgModule: Promise<WasmModule> | null = null;
+
+/**
+ * PGlite's WASM module (postgres), compiled once per process and without tier-up. V8 runs
+ * WASM first as baseline (Liftoff) code and recompiles each function that turns hot with its
+ * optimising compiler (TurboFan) in the background. One of PGlite's is PostgreSQL's SQL parser
+ * (base_yyparse, 105 KB of WASM), hot after a few hundred statements: TurboFan takes about
+ * 600 MB for about 0.5 s to compile it, which was the service's whole peak RSS (~700 MB
+ * against ~250 MB otherwise), whenever it came (at start, right after the migrations). So
+ * this one module is compiled with tier-up off, synchronously, and the flags are put back at
+ * once: every other module (PDFium, compiled later in the page threads) still tiers up. The
+ * price, measured on ingest: about 0.7 ms more main-thread CPU per page (baseline code for
+ * the database), and no 0.5 s compile. A tiering flag given on node's command line wins.
+ */
+export function pglitePgModule(): Promise<WasmModule> {
+  pgModule ??= (async () => {
+    const bytes = await readFile(new URL('./pglite.wasm', import.meta.resolve('@electric-sql/pglite')));
+    if (process.execArgv.some((a) => TIERING_FLAGS.test(a))) return new Wasm.Module(bytes);
+    // V8 reads these when it compiles a function; compiled eagerly, every function of this
+    // module is compiled here, in one synchronous call (~250 ms) that nothing can interleave with.
+    v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+    v8.setFlagsFromString('--no-wasm-tier-up');
+    v8.setFlagsFromString('--no-wasm-lazy-compilation');
+    try {
+      return new Wasm.Module(bytes);
+    } finally {
+      v8.setFlagsFromString('--wasm-dynamic-tiering');
+      v8.setFlagsFromString('--wasm-tier-up');
+      v8.setFlagsFromString('--wasm-lazy-compilation');
+    }
+  })();
+  return pgModule;
+}
 
 const INITDB = path.join(path.dirname(fileURLToPath(import.meta.url)), 'pglite-initdb.ts');
 
@@ -52,6 +95,7 @@ export async function openPglite(dataDir: string | null): Promise<Database> {
   if (dataDir) await initInChild(dataDir);
   const pg = await PGlite.create({
     ...(dataDir ? { dataDir } : {}),
+    pgliteWasmModule: await pglitePgModule(),
     parsers: { [INT8_OID]: parseInt8 },
     postgresqlconf: PGLITE_CONF,
   });
