@@ -1,7 +1,7 @@
 import { contentStems } from '../text/tokenize.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
-import { listPlace, nearbyOf } from './nearby.ts';
+import { nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { relatedStems } from './synonyms.ts';
@@ -96,7 +96,6 @@ const TRAITS: Trait[] = [
  * the best candidate's, so a pointwise scorer still sees the competition.
  */
 const RELATIVE = [
-  'coverBest',
   'rel',
   'relExact',
   'label',
@@ -112,23 +111,6 @@ const RELATIVE = [
   'assocMax',
   'assocHeading',
 ] as const;
-/**
- * How much of what the prompt asks a label names: the share of the prompt's own words (or their
- * lexicon relatives, at their weight) found among the label's words. labelScore reads the other
- * way (how much of the label is prompt words); a label on an unseen form ("Work email" for
- * "Email", "Manager approval" for "Name of the approver") shows in both.
- */
-export function promptCover(text: string, query: Query): number {
-  if (!text || query.terms.length === 0) return 0;
-  const stems = contentStems(text).filter((s) => !/^\d+$/.test(s));
-  if (stems.length === 0 || stems.length > 8) return 0;
-  const own = new Set(stems);
-  const related = new Set(stems.flatMap((s) => relatedStems(s)));
-  let hit = 0;
-  for (const t of new Set(query.terms)) hit += own.has(t) ? 1 : related.has(t) ? 0.5 : 0;
-  return hit / new Set(query.terms).size;
-}
-
 const RELATIVE_MAX = ['labelExact', 'geoLeftExact', 'geoAboveExact', 'assocMax'] as const;
 const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
 /** Prompt words hashed into buckets, crossed with a picture's place: "logo" learns "top". */
@@ -217,16 +199,6 @@ export const FEATURES: readonly string[] = [
   'ownLabel',
   'ownLabelShort',
   'labelUnused',
-  'coverLeft',
-  'coverAbove',
-  'coverHeading',
-  'coverNear',
-  'coverBest',
-  'labelWords',
-  'listRun',
-  'inList',
-  'amountRight',
-  'assocExcluded',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -279,7 +251,6 @@ const ASSOC_PLACE = FEATURES.indexOf('assocPlace');
 const ASSOC_LEFT_MEAN = FEATURES.indexOf('assocLeftMean');
 const ASSOC_ABOVE_MEAN = FEATURES.indexOf('assocAboveMean');
 const ASSOC_HEADING_MEAN = FEATURES.indexOf('assocHeadingMean');
-const ASSOC_EXCLUDED = FEATURES.indexOf('assocExcluded');
 
 /**
  * Where a picture sits, as words ("placetop placefirstpage placesmall"), so the word associations
@@ -320,15 +291,6 @@ export function fillAssociations(
   x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.terms, near.left);
   x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.terms, near.above);
   x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.terms, near.heading);
-  // How well the value's labels answer what the prompt rules out ("not the customer": a block
-  // under "Bill to", which customer questions are answered from).
-  if (query.excluded.size) {
-    const ruled = [...query.excluded];
-    x[ASSOC_EXCLUDED] = Math.max(
-      0,
-      ...[near.left, near.above, near.heading].map((l) => associationScore(table, group, ruled, l)),
-    );
-  }
 }
 
 export function featuresOf(
@@ -406,17 +368,6 @@ export function featuresOf(
   set('geoAboveGap', clip(near.aboveGap / 12));
   set('geoHeading', labelScore(near.heading, query));
   set('geoHeadingExact', labelScore(near.heading, ctx.exact));
-  const cover = [near.left, near.above, near.heading, e.nearText].map((t) => promptCover(t, query));
-  set('coverLeft', cover[0]!);
-  set('coverAbove', cover[1]!);
-  set('coverHeading', cover[2]!);
-  set('coverNear', cover[3]!);
-  set('coverBest', Math.max(cover[0]!, cover[1]!, cover[3]!));
-  const list = listPlace(index, c.at);
-  set('listRun', clip(Math.log1p(list.run - 1) / 3));
-  set('inList', list.run >= 3 ? 1 : 0);
-  set('amountRight', list.amountRight ? 1 : 0);
-  set('labelWords', clip(contentStems(e.nearText || near.left || near.above).length / 8));
   // Two to four capitalised words without a corporate suffix read as a person's name.
   const person =
     typeof c.value === 'string' &&

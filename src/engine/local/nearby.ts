@@ -90,10 +90,6 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     const x = own.box[0];
     const x1 = own.box[2];
     let prevTop = line.box[1];
-    // The block's first line when nothing else heads it: a short caption over the lines of an
-    // address ("Bill to" / name / street) reads as their heading even without a colon.
-    let top = '';
-    let explicit = false;
     for (let l = li - 1; l >= 0 && l >= li - 40; l--) {
       const up = layout.lines[l]!;
       const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x) > 0);
@@ -106,66 +102,12 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
       // A line starting elsewhere, or a caption ending in a colon, heads the block.
       if (Math.abs(seg.box[0] - x) * W > line.height || /[:]$/.test(seg.text.trim())) {
         heading = seg.text;
-        explicit = true;
         break;
       }
-      top = seg.text;
       prevTop = seg.box[1];
     }
-    if (!explicit && top.split(/\s+/).filter(Boolean).length <= 3 && !/\d/.test(top)) heading = top;
   }
   const out = { left, above, aboveGap, heading };
-  index.memo.set(key, out);
-  return out;
-}
-
-/** How a value sits in a list or table column: see listPlace. */
-export interface ListPlace {
-  /** Lines in the run of lines whose segment starts where the value's does, itself included. */
-  run: number;
-  /** Its line goes on, right of it, to an amount (an item row of a bill or a table). */
-  amountRight: boolean;
-}
-
-const AMOUNT = /^[-(]?[$€£¥]?\d[\d,.' ]*\d?\)?$/;
-
-/**
- * Whether a value is one entry of a list: the lines just above and below it whose segment starts
- * at the same left edge, at a list's spacing (a bulleted block, the rows of a table column).
- * A reader who sees one entry of such a run takes the others for entries too.
- */
-export function listPlace(index: DocIndex, at: Located): ListPlace {
-  const key = `list:${at.unit.id}:${at.from}`;
-  const hit = index.memo.get(key) as ListPlace | undefined;
-  if (hit) return hit;
-  const page = index.doc.pages[at.page]!;
-  const layout = index.layouts[at.page]!;
-  const first = at.unit.words[at.from]!;
-  const last = at.unit.words[at.to]!;
-  const li = lineOfWord(index, at.page)[first]!;
-  const out: ListPlace = { run: 1, amountRight: false };
-  if (li >= 0) {
-    const line = layout.lines[li]!;
-    const H = page.height || 792;
-    const W = page.width || 612;
-    const x = page.words[first]!.box[0];
-    const tol = line.height / W;
-    const right = page.words[last]!.box[2];
-    out.amountRight = line.segments.some((s) => s.box[0] > right && AMOUNT.test(s.text.trim()));
-    for (const dir of [-1, 1]) {
-      let prev = line;
-      for (let l = li + dir; l >= 0 && l < layout.lines.length && out.run < 60; l += dir) {
-        const next = layout.lines[l]!;
-        const gap = dir < 0 ? prev.box[1] - next.box[3] : next.box[1] - prev.box[3];
-        if (gap * H > 2.2 * line.height) break;
-        if (Math.abs(next.height - line.height) > 0.35 * line.height) break;
-        const seg = next.segments.find((s) => Math.abs(s.box[0] - x) < tol);
-        if (!seg) break;
-        out.run++;
-        prev = next;
-      }
-    }
-  }
   index.memo.set(key, out);
   return out;
 }

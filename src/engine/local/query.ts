@@ -1,5 +1,5 @@
 import { contentStems, stem } from '../text/tokenize.ts';
-import { isAgentNoun, relatedStems } from './synonyms.ts';
+import { relatedStems } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
 
@@ -99,8 +99,5 @@ function answerKind(q: string): AnswerKind {
   )
     return 'entity';
   if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
-  // "Which store issued this?", "the bank's name": a noun for a person or organisation asks for a name.
-  const asked = q.match(/\b(?:which|what)\s+([a-z]+)\b/)?.[1];
-  if (asked && isAgentNoun(stem(asked))) return 'entity';
   return 'span';
 }

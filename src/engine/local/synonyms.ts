@@ -50,13 +50,3 @@ for (const [word, forms] of Object.entries(SHORTHAND)) SHORT.set(stem(word), for
 export function relatedStems(s: string): string[] {
   return [...(load()[s] ?? []), ...(SHORT.get(s) ?? [])];
 }
-
-let agents: Set<string> | null = null;
-
-/** Whether a stem is a noun for a person or an organisation (WordNet, `npm run build:agents`). */
-export function isAgentNoun(s: string): boolean {
-  agents ??= new Set(
-    JSON.parse(readFileSync(new URL('./model/agents.json', import.meta.url), 'utf8')) as string[],
-  );
-  return agents.has(s);
-}
