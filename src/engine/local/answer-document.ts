@@ -215,17 +215,20 @@ export function answerDocument(
       const items: Scored[] = [];
       const seen = new Set<string>();
       const used = new Set<string>();
-      for (const s of e.scored) {
-        if (s.p < m.threshold || items.length >= 30) break;
+      // One item per value, and no item built from another item's words.
+      const take = (s: Scored) => {
         const k = valueKey(s.cand);
         const wordsKey = s.cand.at.unit.words
           .slice(s.cand.at.from, s.cand.at.to + 1)
           .map((w) => `${s.cand.at.page}:${w}`);
-        // One item per value, and no item built from another item's words.
-        if (!k || seen.has(k) || wordsKey.some((w) => used.has(w))) continue;
+        if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) return;
         seen.add(k);
         for (const w of wordsKey) used.add(w);
         items.push(s);
+      };
+      for (const s of e.scored) {
+        if (s.p < m.threshold || items.length >= 30) break;
+        take(s);
       }
       if (items.length === 0) {
         // No entry convincing alone: a list whose entries together are (the rows of one table
@@ -241,24 +244,10 @@ export function answerDocument(
             bestRun = run;
           }
         }
-        if (process.env.NORUN || bestSum < m.threshold) return empty(type, m, top?.p ?? 0);
-        for (const s of bestRun) {
-          const k = valueKey(s.cand);
-          if (!k || seen.has(k) || items.length >= 30) continue;
-          seen.add(k);
-          items.push(s);
-        }
+        if (bestSum < m.threshold) return empty(type, m, top?.p ?? 0);
+        for (const s of bestRun) take(s);
       }
-      for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) {
-        const k = valueKey(s.cand);
-        const wordsKey = s.cand.at.unit.words
-          .slice(s.cand.at.from, s.cand.at.to + 1)
-          .map((w) => `${s.cand.at.page}:${w}`);
-        if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) continue;
-        seen.add(k);
-        for (const w of wordsKey) used.add(w);
-        items.push(s);
-      }
+      for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
       // A table's summary row read along with its entries is not one of them, unless asked for.
       const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
       const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
