@@ -29,6 +29,34 @@ describe('rows, cells and staleness', () => {
 
   const addRow = (body: unknown) => h.request('POST', `${tbase}/rows`, { key: ws.key, body });
 
+  /**
+   * A table with a file row, a bundle row (of two other files) and a file row left without cells,
+   * at the sort orders given: [file, bundle, empty].
+   */
+  async function tableWithRows(name: string, [fileOrder, bundleOrder, emptyOrder]: [number, number, number]) {
+    const t = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name } })
+    ).json().data;
+    const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
+    const [f1, f2, f3, f4] = await seedFiles(h.db, ws.id, 4);
+    const bundle = (
+      await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
+        key: ws.key,
+        body: { name: 'B', fileIds: [f1, f2] },
+      })
+    ).json().data;
+    const post = async (path: string, body: unknown) =>
+      (await h.request('POST', `${base}/${path}`, { key: ws.key, body })).json().data;
+    const fileRow = await post('rows', { subjectType: 'file', subjectId: f3, sortOrder: fileOrder });
+    const bundleRow = await post('rows', {
+      subjectType: 'bundle',
+      subjectId: bundle.id,
+      sortOrder: bundleOrder,
+    });
+    const emptyRow = await post('rows', { subjectType: 'file', subjectId: f4, sortOrder: emptyOrder });
+    return { t, base, f1, f2, f3, f4, bundle, post, fileRow, bundleRow, emptyRow };
+  }
+
   it('adds rows for files and bundles of the workspace; the same subject twice returns the existing row', async () => {
     const file = await seedFile(h.db, ws.id);
     const r = await addRow({ subjectType: 'file', subjectId: file });
@@ -230,22 +258,10 @@ describe('rows, cells and staleness', () => {
   });
 
   it('GET table, rebuilt from its previous body after each change, equals the objects serialized in JS', async () => {
-    const t = (
-      await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'J "q"\n' } })
-    ).json().data;
-    const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
-    const [f1, f2, f3, f4] = await seedFiles(h.db, ws.id, 4);
-    const bundle = (
-      await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
-        key: ws.key,
-        body: { name: 'B', fileIds: [f1, f2] },
-      })
-    ).json().data;
-    const post = async (path: string, body: unknown) =>
-      (await h.request('POST', `${base}/${path}`, { key: ws.key, body })).json().data;
-    const fileRow = await post('rows', { subjectType: 'file', subjectId: f3, sortOrder: 5 });
-    const bundleRow = await post('rows', { subjectType: 'bundle', subjectId: bundle.id, sortOrder: 1 });
-    const emptyRow = await post('rows', { subjectType: 'file', subjectId: f4, sortOrder: 3 });
+    const { t, base, f3, f4, bundle, post, fileRow, bundleRow, emptyRow } = await tableWithRows(
+      'J "q"\n',
+      [5, 1, 3],
+    );
     // Created in one order, sorted in another: cells follow the columns' sortOrder.
     const colA = await post('columns', { name: 'A', prompt: 'a', sortOrder: 2, config: '{"x":"\\u0001"}' });
     const colB = await post('columns', { name: 'B', prompt: 'b', sortOrder: 0 });
@@ -376,22 +392,10 @@ describe('rows, cells and staleness', () => {
   });
 
   it('interface.md 4.4 GET …/cells: each cell is the very JSON the GET table body (4.1) holds for it, through every change', async () => {
-    const t = (
-      await h.request('POST', `/v2/workspaces/${ws.id}/tables`, { key: ws.key, body: { name: 'cells "q"' } })
-    ).json().data;
-    const base = `/v2/workspaces/${ws.id}/tables/${t.id}`;
-    const [f1, f2, f3, f4] = await seedFiles(h.db, ws.id, 4);
-    const bundle = (
-      await h.request('POST', `/v2/workspaces/${ws.id}/bundles`, {
-        key: ws.key,
-        body: { name: 'B', fileIds: [f1, f2] },
-      })
-    ).json().data;
-    const post = async (path: string, body: unknown) =>
-      (await h.request('POST', `${base}/${path}`, { key: ws.key, body })).json().data;
-    const fileRow = await post('rows', { subjectType: 'file', subjectId: f3, sortOrder: 4 });
-    const bundleRow = await post('rows', { subjectType: 'bundle', subjectId: bundle.id, sortOrder: 2 });
-    const emptyRow = await post('rows', { subjectType: 'file', subjectId: f4, sortOrder: 3 });
+    const { t, base, f3, f4, bundle, post, fileRow, bundleRow, emptyRow } = await tableWithRows(
+      'cells "q"',
+      [4, 2, 3],
+    );
     const colA = await post('columns', { name: 'A', prompt: 'a', sortOrder: 1 });
     const colB = await post('columns', { name: 'B', prompt: 'b', sortOrder: 0 });
     const odd = 'quote " backslash \\ newline \n tab \t bell \u0007 é 漢字 😀 \u2028 "cells":[';
