@@ -47,27 +47,6 @@ export async function insertItems(q: Queryable, items: readonly FileItemRow[]): 
   );
 }
 
-/** Returns false when the page already exists (a resumed job must not store or charge it twice). */
-export async function insertPage(q: Queryable, p: PageRow): Promise<boolean> {
-  const rows = await q.query(
-    `INSERT INTO file_pages (file_id, page, width, height, text, words, images, ocr, tsv, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, to_tsvector('english', $5), $9)
-     ON CONFLICT (file_id, page) DO NOTHING RETURNING page`,
-    [
-      p.file_id,
-      p.page,
-      p.width,
-      p.height,
-      p.text,
-      JSON.stringify(p.words),
-      JSON.stringify(p.images),
-      p.ocr,
-      p.created_at,
-    ],
-  );
-  return rows.length === 1;
-}
-
 /**
  * Many pages of one file in one statement (`words` and `images` already JSON text); a page
  * that already exists is left alone. Returns the pages inserted.
@@ -166,12 +145,6 @@ export async function findItem(q: Queryable, fileId: string, id: string): Promis
 export async function findItemById(q: Queryable, id: string): Promise<FileItemRow | null> {
   const rows = await q.query<FileItemRow>('SELECT * FROM file_items WHERE id = $1', [id]);
   return rows[0] ?? null;
-}
-
-/** A stored page moves both its job's progress and its file's page count. */
-export async function countPageDone(q: Queryable, jobId: string, fileId: string, now: number): Promise<void> {
-  await q.query('UPDATE jobs SET pages_done = pages_done + 1, updated_at = $2 WHERE id = $1', [jobId, now]);
-  await q.query('UPDATE files SET item_count = item_count + 1, updated_at = $2 WHERE id = $1', [fileId, now]);
 }
 
 /** `count` stored pages move their job's progress and their file's page count. */
