@@ -336,12 +336,15 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     const inDate = /[/.-]$/.test(before) || /^[/-]\d/.test(after) || /^\.\d/.test(after);
     const isYear = !m[3] && !m[8] && !m[5] && /^(19|20)\d\d$/.test(digits);
     const longId = !m[3] && /^\d{5,}$/.test(digits) && !m[4]!.includes(',');
+    // "(5)" numbers a clause or list entry: not an amount.
+    const enumeration =
+      Boolean(m[1]) && Boolean(m[7]) && !negative && !m[5] && !m[6] && /^\d{1,2}$/.test(digits);
     return {
       value,
       currency: Boolean(m[3] || m[8]),
       percent: Boolean(m[5]),
       decimals: digits.includes('.'),
-      suspicious: inDate || isYear || longId || /^[A-Za-z#]$/.test(before),
+      suspicious: inDate || isYear || longId || enumeration || /^[A-Za-z#]$/.test(before),
     };
   });
   index.memo.set('numbers', out);
