@@ -201,7 +201,7 @@ const STAGES: [string, string][] = [
   ['idle', 'page threads idle, waiting for a task'],
   ['transfer', 'thread -> main delivery'],
   ['ocr', 'OCR (tesseract)'],
-  ['blob', 'blob write, batch wall'],
+  ['blob', 'blob writes (page threads; S3: main)'],
   ['fsync', '  of which fsync (sum)'],
   ['db', 'database (page transactions)'],
   ['finish', 'job end (lexemes, hashes, finish)'],

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePicturePdf } from './fixtures/pdf.ts';
+import { openPdf } from '../src/ingest/pdf/document.ts';
+import { makeLargeTextPdf, makePicturePdf } from './fixtures/pdf.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 
 type Box = [number, number, number, number];
@@ -74,5 +75,91 @@ describe('ingest stores the boxes of pictures on each page', () => {
     const pages = await ingest(png, 'photo.png');
     expect(pages).toHaveLength(1);
     expect(pages[0]!.images).toEqual([{ box: [0, 0, 1, 1] }]);
+  });
+
+  // Spec 1 (a rendered JPG per page): a page without colour is drawn and stored in grey,
+  // one channel; any colour on it, even a small picture or a thin line, keeps all three.
+  it('page JPEGs: grey for a black-on-white page, colour as soon as the page has any', async () => {
+    const lines = ['Quarterly statement of accounts', 'Total due 1,250.00'];
+    const pdf = makePicturePdf([
+      { lines, images: [] },
+      { lines, images: [{ rect: [400, 700, 24, 24], color: [200, 30, 40] }] },
+      { lines, images: [{ rect: [72, 300, 468, 1], color: [0, 90, 200] }] },
+      { lines, images: [{ rect: [72, 300, 200, 100], color: [128, 128, 128] }] },
+    ]);
+    const r = await h.upload(ws, { file: { data: pdf, name: 'colours.pdf' } });
+    const job = ((await r.json()) as { data: { id: string; fileId: string } }).data;
+    expect(await h.waitJob(ws, job.id, 120_000)).toMatchObject({ status: 'SUCCESS' });
+    const items = await h.request('GET', `/v2/workspaces/${ws.id}/files/${job.fileId}/items?limit=100`, {
+      key: ws.key,
+    });
+    const jpgs = (items.json().data as { row: string; col: number; share: { url: string } }[])
+      .filter((i) => i.row === 'jpg')
+      .sort((a, b) => a.col - b.col);
+    expect(jpgs.map((j) => j.col)).toEqual([1, 2, 3, 4]);
+    const looks = [];
+    for (const j of jpgs) {
+      const url = new URL(j.share.url);
+      const bytes = (await h.request('GET', url.pathname + url.search)).rawPayload;
+      const meta = await sharp(bytes).metadata();
+      const stats = await sharp(bytes).stats();
+      looks.push({ channels: meta.channels, width: meta.width, darkest: stats.channels[0]!.min });
+    }
+    // All at 150 dpi (US Letter: 1275 px wide), the text drawn (dark pixels) on every page.
+    expect(looks.map((l) => l.width)).toEqual([1275, 1275, 1275, 1275]);
+    for (const l of looks) expect(l.darkest).toBeLessThan(60);
+    expect(looks.map((l) => l.channels)).toEqual([1, 3, 3, 1]);
+    // The red square is still red in the stored JPEG.
+    const url = new URL(jpgs[1]!.share.url);
+    const page2 = (await h.request('GET', url.pathname + url.search)).rawPayload;
+    const { data, info } = await sharp(page2).raw().toBuffer({ resolveWithObject: true });
+    let red = 0;
+    for (let k = 0; k < data.length; k += info.channels) {
+      if (data[k]! > 160 && data[k + 1]! < 80 && data[k + 2]! < 80) red++;
+    }
+    // 24 pt square at 150 dpi: 50 x 50 px, less its JPEG-softened edge.
+    expect(red).toBeGreaterThan(1800);
+    expect(red).toBeLessThan(2700);
+  });
+
+  // Each page thread draws the next page while the last one is still being encoded (two
+  // buffers taken in turn): every stored JPEG must be its own page, to the last row.
+  it('page JPEGs: each is its own page, with pages drawn and encoded at once', async () => {
+    const r = await h.upload(ws, { file: { data: await makeLargeTextPdf(24), name: 'dense.pdf' } });
+    const job = ((await r.json()) as { data: { id: string; fileId: string } }).data;
+    expect(await h.waitJob(ws, job.id, 120_000)).toMatchObject({ status: 'SUCCESS' });
+    const items = await h.request('GET', `/v2/workspaces/${ws.id}/files/${job.fileId}/items?limit=100`, {
+      key: ws.key,
+    });
+    const views = items.json().data as { row: string; col: number; share: { url: string } }[];
+    const bytesOf = async (row: string, col: number) => {
+      const url = new URL(views.find((v) => v.row === row && v.col === col)!.share.url);
+      return (await h.request('GET', url.pathname + url.search)).rawPayload;
+    };
+    /** The lower half of a page, grey. */
+    const lowerHalf = (px: Buffer) => px.subarray(px.length >> 1);
+    const diff = (a: Buffer, b: Buffer) => {
+      let sum = 0;
+      for (let k = 0; k < a.length; k++) sum += Math.abs(a[k]! - b[k]!);
+      return sum / a.length;
+    };
+    const stored: Buffer[] = [];
+    const reference: Buffer[] = [];
+    for (let page = 1; page <= 24; page++) {
+      const jpg = await sharp(await bytesOf('jpg', page))
+        .greyscale()
+        .raw()
+        .toBuffer();
+      stored.push(lowerHalf(jpg));
+      // The page's own single-page PDF, drawn here on its own.
+      const doc = await openPdf(await bytesOf('pdf', page));
+      reference.push(lowerHalf(Buffer.from(doc.render(0, { dpi: 150, format: 'gray' }).data)));
+      doc.close();
+    }
+    for (let k = 0; k < 24; k++) {
+      const own = diff(stored[k]!, reference[k]!);
+      const other = diff(stored[k]!, reference[(k + 1) % 24]!);
+      expect(own, `page ${k + 1}: ${own} vs the next page ${other}`).toBeLessThan(other / 3);
+    }
   });
 });

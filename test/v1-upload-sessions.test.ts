@@ -490,6 +490,30 @@ describe('v1 upload sessions on S3-compatible storage (interface.md 4.8)', () =>
     const done = await h.waitJob(ws, r.body.data.id!, 120_000);
     expect(done.status, String(done.statusText)).toBe('SUCCESS');
     expect(await chunksLeft()).toBe(0);
+    // On S3 the page threads hand their bytes to the main thread, which puts them (with the
+    // local store the threads write the files themselves): every view of every page is there.
+    const items = await h.request(
+      'GET',
+      `/v2/workspaces/${ws.id}/files/${r.body.data.datasetId}/items?limit=100`,
+      {
+        key: ws.key,
+      },
+    );
+    const views = items.json().data as { row: string; share: { url: string } }[];
+    expect(views.map((v) => v.row).sort()).toEqual([
+      'embedding_image',
+      'embedding_image',
+      'jpg',
+      'jpg',
+      'pdf',
+      'pdf',
+    ]);
+    for (const v of views) {
+      const url = new URL(v.share.url);
+      const bytes = (await h.request('GET', url.pathname + url.search)).rawPayload;
+      const magic = v.row === 'pdf' ? '%PDF-' : '\xff\xd8\xff';
+      expect(bytes.subarray(0, magic.length).toString('latin1')).toBe(magic);
+    }
 
     const aborted = await startKey(h, ws);
     expect((await append(h, ws, aborted, 1, randomBytes(PART))).status).toBe(200);

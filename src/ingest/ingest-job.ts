@@ -5,6 +5,7 @@ import { settleRuns } from '../domain/run-settle.ts';
 import { runStandingTables } from '../domain/standing.ts';
 import { TIER_LIMITS } from '../domain/tiers.ts';
 import { emitEvent } from '../domain/webhooks.ts';
+import { LocalBlobStore } from '../infra/blob/local.ts';
 import type { BlobStore } from '../infra/blob/store.ts';
 import type { Clock } from '../infra/clock.ts';
 import type { OfficeLimits } from '../infra/config.ts';
@@ -15,7 +16,9 @@ import type { TaskContext, TaskHandler } from '../infra/worker-runner.ts';
 import { type EmbeddingsClient, EmbeddingsError } from '../search/embeddings.ts';
 import { hashMissingPages } from '../search/image-rank.ts';
 import { vectorizeFile } from '../search/vectorize.ts';
+import { pageKeys } from './keys.ts';
 import { recognize } from './ocr.ts';
+import { wordsJson } from './page-json.ts';
 import type { PagePool } from './page-pool.ts';
 import type { PageOutput } from './page-worker.ts';
 import { preparePdf, UserFacingError } from './prepare-source.ts';
@@ -200,26 +203,32 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
     if (PROFILING) processStages.ms.fsync = 0;
     const done = await repos(deps.db).items.donePages(file.id);
     const todo = Array.from({ length: pageCount }, (_, i) => i + 1).filter((p) => !done.has(p));
+    const localRoot = deps.blobs instanceof LocalBlobStore ? deps.blobs.root : null;
     const produce = async (page: number): Promise<StoredPage> => {
       // A page that hangs the renderer (decompression bombs, cycles) ends its thread, not the job queue.
       const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(PAGE_TIMEOUT_MS)]);
+      const target = localRoot ? { root: localRoot, keys: pageKeys(file.id, page) } : undefined;
+      let out: PageOutput;
       try {
-        const out =
+        out =
           source.kind === 'image'
-            ? await deps.pool.image(source.path, signal)
-            : await deps.pool.page(source.path, page - 1, deps.renderDpi, signal);
-        if (out.profile) {
-          prof.add('transfer', epochMs() - out.profile.doneAt);
-          prof.merge(out.profile.stages);
-          delete out.profile;
-        }
-        return { ...(await prof.timeAsync('ocr', () => withOcr(out))), page };
+            ? await deps.pool.image(source.path, target, signal)
+            : await deps.pool.page(source.path, page - 1, deps.renderDpi, target, signal);
       } catch (err) {
         if (ctx.signal.aborted) throw err;
         countIngestPages('error');
         const why = signal.aborted ? `took longer than ${PAGE_TIMEOUT_MS / 1000} s` : (err as Error).message;
         throw new UserFacingError(`Page ${page} could not be read: ${why}`);
       }
+      // The store's failure (a full disk), not the page's: the job retries as if main had written it.
+      if (out.storeError)
+        throw Object.assign(new Error(out.storeError.message), { code: out.storeError.code });
+      if (out.profile) {
+        prof.add('transfer', epochMs() - out.profile.doneAt);
+        prof.merge(out.profile.stages);
+        delete out.profile;
+      }
+      return { ...(await prof.timeAsync('ocr', () => withOcr(out))), page };
     };
 
     // Render ahead on every thread, but store and charge strictly in page order, a batch
@@ -315,5 +324,5 @@ async function withOcr(out: PageOutput): Promise<Omit<StoredPage, 'page'>> {
   if (!ocrImage) return { ...rest, ocr: false };
   const ocr = await recognize(ocrImage.data, ocrImage.width, ocrImage.height, ocrImage.dpi);
   if (ocr.words.length === 0) return { ...rest, ocr: false };
-  return { ...rest, words: ocr.words.map(({ text, box }) => ({ text, box })), text: ocr.text, ocr: true };
+  return { ...rest, words: wordsJson(ocr.words), text: ocr.text, ocr: true };
 }

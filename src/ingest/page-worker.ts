@@ -1,30 +1,46 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
+import { LocalBlobStore } from '../infra/blob/local.ts';
 import { dHash } from '../search/dhash.ts';
 import { jpegToPdf } from './image-pdf.ts';
+import { imagesJson, wordsJson } from './page-json.ts';
 import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
-import { epochMs, PROFILING, type Stages, StageTimes } from './profile.ts';
+import { epochMs, PROFILING, processStages, type Stages, StageTimes } from './profile.ts';
 
 /**
  * Runs inside a worker thread (piscina): all PDFium and image work happens here, never on
  * the HTTP event loop. A thread keeps the last document open, since a job sends it page
  * after page of the same file.
  */
+export type PageView = 'pdf' | 'jpg' | 'embedding_image';
+
+/**
+ * With the local blob store, the thread writes the page's files itself (fsynced before it
+ * answers): the bytes never cross to the main thread, which would copy them and keep the
+ * copies as garbage until its next full GC (tens of MB at 1,000 pages).
+ */
+export interface PageTarget {
+  root: string;
+  keys: Record<PageView, string>;
+}
+
 export type PageTask =
   | { op: 'inspect'; pdfPath: string }
-  | { op: 'page'; pdfPath: string; index: number; dpi: number }
-  | { op: 'image'; imagePath: string };
+  | { op: 'page'; pdfPath: string; index: number; dpi: number; target?: PageTarget }
+  | { op: 'image'; imagePath: string; target?: PageTarget };
 
 export interface PageOutput {
   width: number;
   height: number;
-  pdf: Uint8Array;
-  jpg: Uint8Array;
-  embedding: Uint8Array;
-  words: { text: string; box: [number, number, number, number] }[];
+  /** Each view's bytes, or with a target its byte size, the file already stored. */
+  views: Record<PageView, Uint8Array | number>;
+  /** page-json.ts `wordsJson`. */
+  words: string;
   text: string;
-  /** Pictures on the page (image objects; an uploaded image is one covering the page). */
-  images: { box: [number, number, number, number] }[];
+  /** Pictures on the page (image objects; an uploaded image is one covering the page), as page-json.ts `imagesJson`. */
+  images: string;
+  /** The blob store's failure with a target, its code kept (a full disk is retried, not the page's fault). */
+  storeError?: { message: string; code?: string };
   /** The retrieval image's look hash (search/dhash.ts); absent if it could not be made. */
   dhash?: string;
   /** Present when the page has no usable text layer: a sharper image for OCR. */
@@ -60,68 +76,92 @@ sharp.concurrency(1);
 /** Huffman optimisation costs twice the encode time for ~7% smaller files: not worth it per page. */
 const JPEG = { quality: 82, optimiseCoding: false } as const;
 
-/** Each render reuses one buffer per thread: encode it before the next render. */
-const RGB = { format: 'rgb', reuse: true } as const;
-
 function rawJpeg(
-  r: { data: Buffer; width: number; height: number; channels: 3 | 4 },
+  r: { data: Buffer; width: number; height: number; channels: 1 | 3 | 4 },
   quality: number = JPEG.quality,
 ): Promise<Buffer> {
-  return sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels } })
-    .jpeg({ ...JPEG, quality })
-    .toBuffer();
+  const image = sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels } });
+  // sharp would make a grey render sRGB again before encoding; a one-channel JPEG is smaller work.
+  return (r.channels === 1 ? image.toColourspace('b-w') : image).jpeg({ ...JPEG, quality }).toBuffer();
 }
 
-async function page(task: Extract<PageTask, { op: 'page' }>): Promise<PageOutput> {
+/** Every pixel neutral: the page has no colour worth three channels. */
+function isGrey(rgb: Buffer): boolean {
+  for (let i = 0; i < rgb.length; i += 3) {
+    if (rgb[i] !== rgb[i + 1] || rgb[i] !== rgb[i + 2]) return false;
+  }
+  return true;
+}
+
+let nextSlot = 0;
+const slotFree: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
+
+async function page(task: Extract<PageTask, { op: 'page' }>, release: () => void): Promise<PageOutput> {
   const t = new StageTimes();
   const doc = await documentAt(task.pdfPath);
   const size = doc.pageSize(task.index);
-  const big = t.time('render', () => doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE, ...RGB }));
-  // The encodes run on libuv's threads while this one goes on with PDFium: the small
-  // render, the text and the split overlap them instead of waiting.
-  const jpg = t.timeAsync('jpeg', () => rawJpeg(big));
-  jpg.catch(() => {}); // awaited below
   // PDFium draws the small image directly: five times cheaper than downscaling the big one.
-  // Its own buffer (not the reused one, which the big encode still reads).
+  // Its own buffer (not the reused one, which the big encode will read).
   const small = t.time('retrieval', () =>
     doc.render(task.index, { dpi: task.dpi, maxSide: EMBED_SIDE, format: 'rgb' }),
   );
   const embedding = t.timeAsync('retrieval', () => rawJpeg(small, 80));
   embedding.catch(() => {}); // awaited below
+  // Most pages are black on white: drawn and encoded in grey, the big image costs about
+  // 3 ms less. Colour anywhere on the page shows in the small render (a colour edge of
+  // any size leaves tinted pixels), so only pages without it are drawn in grey.
+  const format = t.time('retrieval', () => (isGrey(small.data) ? 'gray' : 'rgb'));
+  // The big render goes to a buffer of two this thread takes turns with: the encode of
+  // one page reads it on libuv's threads while the next page is drawn into the other.
+  const slot = nextSlot;
+  nextSlot = 1 - nextSlot;
+  await slotFree[slot];
+  const big = t.time('render', () =>
+    doc.render(task.index, { dpi: task.dpi, maxSide: MAX_SIDE, format, reuse: slot }),
+  );
+  const jpg = t.timeAsync('jpeg', () => rawJpeg(big));
+  jpg.catch(() => {}); // awaited below
+  slotFree[slot] = jpg.catch(() => {});
   const { words, text, images } = t.time('text', () => ({
-    words: doc.words(task.index),
+    words: wordsJson(doc.words(task.index)),
     text: doc.text(task.index),
-    images: doc.images(task.index),
+    images: imagesJson(doc.images(task.index)),
   }));
   const pdf = t.time('split', () => doc.extractPage(task.index));
-  const out: PageOutput = {
-    width: size.width,
-    height: size.height,
-    pdf,
-    jpg: await jpg,
-    embedding: await embedding,
-    words,
-    text,
-    images,
-  };
-  // The look hash search matches pictures by, of the stored retrieval image, as search
-  // would compute it later; a failure leaves it to search.
-  out.dhash = await t.timeAsync('hash', () => dHash(out.embedding).catch(() => undefined));
+  let ocrImage: PageOutput['ocrImage'];
   if (text.replace(/\s+/g, '').length < MIN_TEXT_CHARS) {
     const ocrStart = performance.now();
-    const sharp300 = doc.render(task.index, { dpi: OCR_DPI, maxSide: OCR_MAX_SIDE, ...RGB });
+    await jpg; // the OCR render takes the same buffer
+    const sharp300 = doc.render(task.index, {
+      dpi: OCR_DPI,
+      maxSide: OCR_MAX_SIDE,
+      format: 'gray',
+      reuse: slot,
+    });
     const png = await sharp(sharp300.data, {
-      raw: { width: sharp300.width, height: sharp300.height, channels: 3 },
+      raw: { width: sharp300.width, height: sharp300.height, channels: 1 },
     })
-      .greyscale()
+      .toColourspace('b-w')
       .png({ compressionLevel: 1 })
       .toBuffer();
-    out.ocrImage = { data: png, width: sharp300.width, height: sharp300.height, dpi: OCR_DPI };
+    ocrImage = { data: png, width: sharp300.width, height: sharp300.height, dpi: OCR_DPI };
     if (PROFILING) t.add('ocrRender', performance.now() - ocrStart);
   }
+  // The document is free for the next page from here on; its buffer, once `jpg` is done.
+  release();
+  const bytes = { pdf, jpg: await jpg, embedding_image: await embedding };
+  const out: PageOutput = { width: size.width, height: size.height, views: bytes, words, text, images };
+  if (ocrImage) out.ocrImage = ocrImage;
+  // The look hash search matches pictures by, of the stored retrieval image, as search
+  // would compute it later; a failure leaves it to search.
+  out.dhash = await t.timeAsync('hash', () => dHash(bytes.embedding_image).catch(() => undefined));
+  await t.timeAsync('blob', () => store(out, task.target));
   if (PROFILING) {
     t.add('idle', idleBefore);
     idleBefore = 0;
+    // This thread's blob writes' fsyncs (LocalBlobStore counts them per thread).
+    t.add('fsync', processStages.ms.fsync ?? 0);
+    processStages.ms.fsync = 0;
     out.profile = { stages: t.ms, doneAt: epochMs() };
   }
   return out;
@@ -147,17 +187,35 @@ async function image(task: Extract<PageTask, { op: 'image' }>): Promise<PageOutp
   const pw = (width * 72) / 150;
   const ph = (height * 72) / 150;
   const ocr = await sharp(jpg.data).greyscale().png({ compressionLevel: 1 }).toBuffer();
-  return {
+  const out: PageOutput = {
     width: pw,
     height: ph,
-    pdf: jpegToPdf(jpg.data, width, height, pw, ph),
-    jpg: jpg.data,
-    embedding,
-    words: [],
+    views: { pdf: jpegToPdf(jpg.data, width, height, pw, ph), jpg: jpg.data, embedding_image: embedding },
+    words: '[]',
     text: '',
-    images: [{ box: [0, 0, 1, 1] }],
+    images: imagesJson([{ box: [0, 0, 1, 1] }]),
     ocrImage: { data: ocr, width, height, dpi: 150 },
   };
+  await store(out, task.target);
+  return out;
+}
+
+const stores = new Map<string, LocalBlobStore>();
+
+/** Writes the views to the target, leaving their sizes in their place. */
+async function store(out: PageOutput, target: PageTarget | undefined): Promise<void> {
+  if (!target) return;
+  const blobs = stores.get(target.root) ?? new LocalBlobStore(target.root);
+  stores.set(target.root, blobs);
+  const views = Object.entries(out.views) as [PageView, Uint8Array][];
+  try {
+    await Promise.all(views.map(([view, bytes]) => blobs.put(target.keys[view], bytes)));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    out.storeError = { message: (err as Error).message, ...(typeof code === 'string' ? { code } : {}) };
+    return;
+  }
+  for (const [view, bytes] of views) out.views[view] = bytes.byteLength;
 }
 
 async function inspect(task: Extract<PageTask, { op: 'inspect' }>): Promise<InspectOutput> {
@@ -170,15 +228,17 @@ async function inspect(task: Extract<PageTask, { op: 'inspect' }>): Promise<Insp
   }
 }
 
-function runOne(task: PageTask): Promise<PageOutput | InspectOutput> {
+function runOne(task: PageTask, release: () => void): Promise<PageOutput | InspectOutput> {
   if (task.op === 'inspect') return inspect(task);
-  if (task.op === 'page') return page(task);
+  if (task.op === 'page') return page(task, release);
   return image(task);
 }
 
 /**
- * The pool hands each thread a second task ahead of time; tasks still run one after the
- * other here, since they share the open document and its reused render buffer.
+ * The pool hands each thread a second task ahead of time; tasks still take turns here,
+ * since they share the open document and its reused render buffer. A page gives up its
+ * turn once it is done with both (`release`), so the next one renders while it finishes
+ * its hash and its fsyncs.
  */
 let queue: Promise<unknown> = Promise.resolve();
 let queued = 0;
@@ -188,17 +248,20 @@ let idleBefore = 0;
 
 export default function run(task: PageTask): Promise<PageOutput | InspectOutput> {
   queued++;
+  let release = () => {};
+  const turn = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   const result = queue.then(() => {
     if (PROFILING && idleSince !== null) {
       idleBefore = performance.now() - idleSince;
       idleSince = null;
     }
-    return runOne(task);
+    return runOne(task, release);
   });
-  queue = result
-    .catch(() => {})
-    .finally(() => {
-      if (--queued === 0 && PROFILING) idleSince = performance.now();
-    });
+  result.catch(() => {}).finally(release);
+  queue = turn.finally(() => {
+    if (--queued === 0 && PROFILING) idleSince = performance.now();
+  });
   return result;
 }

@@ -7,18 +7,21 @@ import { newId } from '../infra/ids.ts';
 import { countCreditsCharged, countIngestPages } from '../infra/metrics.ts';
 import { type JobRow, repos } from '../infra/repos/index.ts';
 import { pageKey } from './keys.ts';
-import type { PageOutput } from './page-worker.ts';
+import type { PageOutput, PageView } from './page-worker.ts';
 import type { StageTimes } from './profile.ts';
 
 export type StoredPage = Omit<PageOutput, 'ocrImage'> & { page: number; ocr: boolean };
 
-const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
+const TYPES = { pdf: 'application/pdf', jpg: 'image/jpeg', embedding_image: 'image/jpeg' } as const;
 
-const views = (r: StoredPage) => [
-  { row: 'pdf' as const, bytes: r.pdf, type: 'application/pdf' },
-  { row: 'jpg' as const, bytes: r.jpg, type: 'image/jpeg' },
-  { row: 'embedding_image' as const, bytes: r.embedding, type: 'image/jpeg' },
-];
+/** A view's bytes (still to be stored) or its size (the page thread stored it). */
+const views = (r: StoredPage) =>
+  (Object.entries(r.views) as [PageView, Uint8Array | number][]).map(([row, v]) => ({
+    row,
+    bytes: typeof v === 'number' ? null : v,
+    size: typeof v === 'number' ? v : v.byteLength,
+    type: TYPES[row],
+  }));
 
 /**
  * Bytes first (all pages of the batch at once), then one transaction that stores the pages'
@@ -37,7 +40,9 @@ export async function storePages(
   const blobStart = prof ? performance.now() : 0;
   await Promise.all(
     pages.flatMap((r) =>
-      views(r).map((v) => deps.blobs.put(pageKey(fileId, r.page, v.row), v.bytes, { contentType: v.type })),
+      views(r).flatMap((v) =>
+        v.bytes ? [deps.blobs.put(pageKey(fileId, r.page, v.row), v.bytes, { contentType: v.type })] : [],
+      ),
     ),
   );
   const dbStart = prof ? performance.now() : 0;
@@ -48,8 +53,8 @@ export async function storePages(
     width: r.width,
     height: r.height,
     text: r.text,
-    words: JSON.stringify(r.words.map((x) => [x.text, ...x.box.map(round4)])),
-    images: JSON.stringify(r.images.map((x) => ({ box: x.box.map(round4) }))),
+    words: r.words,
+    images: r.images,
     ocr: r.ocr,
     created_at: 0,
   }));
@@ -105,7 +110,7 @@ export async function storePages(
           col: p.page,
           blob_key: pageKey(fileId, p.page, v.row),
           mime_type: v.type,
-          byte_size: v.bytes.byteLength,
+          byte_size: v.size,
           created_at: now,
         })),
       ),

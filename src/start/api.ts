@@ -1,3 +1,4 @@
+import './lean-heap.ts';
 import { buildApp } from '../http/app.ts';
 import type { App } from '../http/context.ts';
 import { type Clock, systemClock } from '../infra/clock.ts';

@@ -1,3 +1,4 @@
+import './lean-heap.ts';
 import { serveApi } from './api.ts';
 import { boot, closeHttp, exitOnStartupError, onShutdown } from './boot.ts';
 import { runWorker } from './worker.ts';

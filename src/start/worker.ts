@@ -1,3 +1,4 @@
+import './lean-heap.ts';
 import type { FastifyBaseLogger as Logger } from 'fastify';
 import pino from 'pino';
 import { PURGE_TASK } from '../domain/files.ts';

@@ -26,7 +26,7 @@ export class PdfOpenError extends Error {
 export interface RenderedPage {
   width: number;
   height: number;
-  channels: 3 | 4;
+  channels: 1 | 3 | 4;
   data: Buffer;
 }
 
@@ -34,17 +34,22 @@ export interface RenderOptions {
   dpi: number;
   /** Longest side in pixels; the resolution drops below `dpi` to stay within it. */
   maxSide?: number;
-  /** `rgb` skips the alpha byte: a quarter less to draw, copy and encode. Default `rgba`. */
-  format?: 'rgba' | 'rgb';
+  /**
+   * `rgb` skips the alpha byte: a quarter less to draw, copy and encode. `gray`, one byte
+   * per pixel, draws in half the time of `rgb`; for pages without colour. Default `rgba`.
+   */
+  format?: 'rgba' | 'rgb' | 'gray';
   /**
    * Copy into a buffer this document keeps and reuses: no 8 MB allocation (and garbage) per
-   * page. The pixels are valid only until the next `render` with `reuse`.
+   * page. The pixels are valid only until the next `render` with the same `reuse` (`true`
+   * is slot 0; slots let one render be encoded while the next is drawn).
    */
-  reuse?: boolean;
+  reuse?: boolean | number;
 }
 
 const FPDFBitmap_BGR = 2;
 const FPDFBitmap_BGRA = 4;
+const FPDFBitmap_Gray = 1;
 
 export interface PdfDocument {
   readonly pageCount: number;
@@ -68,6 +73,8 @@ export interface PdfDocument {
 const FPDF_ANNOT = 0x01;
 /** Makes PDFium write RGBA instead of its native BGRA, which is what sharp reads. */
 const FPDF_REVERSE_BYTE_ORDER = 0x10;
+/** Draws in grey levels: a grey bitmap stays blank without it. */
+const FPDF_GRAYSCALE = 0x08;
 /** Bigger bitmaps risk exhausting the 2 GB WASM heap (4 bytes a pixel, plus the JS copy). */
 const HARD_MAX_SIDE = 16_384;
 const HARD_MAX_PIXELS = 100_000_000;
@@ -149,11 +156,11 @@ class OpenDocument implements PdfDocument {
       pdfium.x.FPDF_GetPageHeightF(page),
       opts,
     );
-    const channels = opts.format === 'rgb' ? 3 : 4;
+    const channels = opts.format === 'gray' ? 1 : opts.format === 'rgb' ? 3 : 4;
     const bitmap = pdfium.x.FPDFBitmap_CreateEx(
       width,
       height,
-      channels === 3 ? FPDFBitmap_BGR : FPDFBitmap_BGRA,
+      channels === 1 ? FPDFBitmap_Gray : channels === 3 ? FPDFBitmap_BGR : FPDFBitmap_BGRA,
       0,
       0,
     );
@@ -168,12 +175,13 @@ class OpenDocument implements PdfDocument {
         width,
         height,
         0,
-        FPDF_ANNOT | FPDF_REVERSE_BYTE_ORDER,
+        FPDF_ANNOT | (channels === 1 ? FPDF_GRAYSCALE : FPDF_REVERSE_BYTE_ORDER),
       );
       const buffer = pdfium.x.FPDFBitmap_GetBuffer(bitmap);
       const stride = pdfium.x.FPDFBitmap_GetStride(bitmap);
       const row = width * channels;
-      const data = opts.reuse ? this.#scratch(row * height) : Buffer.allocUnsafe(row * height);
+      const slot = opts.reuse === true ? 0 : opts.reuse === false ? undefined : opts.reuse;
+      const data = slot === undefined ? Buffer.allocUnsafe(row * height) : this.#scratch(slot, row * height);
       const heap = pdfium.u8;
       if (stride === row) data.set(heap.subarray(buffer, buffer + row * height));
       else
@@ -185,12 +193,14 @@ class OpenDocument implements PdfDocument {
     }
   }
 
-  #scratchBuffer: Buffer | null = null;
+  #scratchBuffers: Buffer[] = [];
 
-  #scratch(size: number): Buffer {
-    if (!this.#scratchBuffer || this.#scratchBuffer.length < size)
-      this.#scratchBuffer = Buffer.allocUnsafeSlow(size);
-    return this.#scratchBuffer.subarray(0, size);
+  #scratch(slot: number, size: number): Buffer {
+    const held = this.#scratchBuffers[slot];
+    if (held && held.length >= size) return held.subarray(0, size);
+    const fresh = Buffer.allocUnsafeSlow(size);
+    this.#scratchBuffers[slot] = fresh;
+    return fresh;
   }
 
   words(index: number): Word[] {
