@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import sharp from 'sharp';
 import { LocalBlobStore } from '../infra/blob/local.ts';
-import { dHash } from '../search/dhash.ts';
+import { dHashPixels } from '../search/dhash.ts';
 import { jpegToPdf } from './image-pdf.ts';
 import { imagesJson, wordsJson } from './page-json.ts';
 import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
@@ -152,9 +152,9 @@ async function page(task: Extract<PageTask, { op: 'page' }>, release: () => void
   const bytes = { pdf, jpg: await jpg, embedding_image: await embedding };
   const out: PageOutput = { width: size.width, height: size.height, views: bytes, words, text, images };
   if (ocrImage) out.ocrImage = ocrImage;
-  // The look hash search matches pictures by, of the stored retrieval image, as search
-  // would compute it later; a failure leaves it to search.
-  out.dhash = await t.timeAsync('hash', () => dHash(bytes.embedding_image).catch(() => undefined));
+  // The look hash search matches pictures by, of the retrieval image as drawn: the same
+  // as search computes from the stored JPEG, give or take its compression.
+  out.dhash = t.time('hash', () => dHashPixels(small.data, small.width, small.height, small.channels));
   await t.timeAsync('blob', () => store(out, task.target));
   if (PROFILING) {
     t.add('idle', idleBefore);

@@ -5,26 +5,60 @@ const ROWS = 16;
 const COLS = 17;
 /** Neighbouring cells closer than this count as equal, so JPEG noise in white margins flips no bits. */
 const TOLERANCE = 2;
+/** Pictures are shrunk to this (longest side) before their cells are averaged: plenty for 17 x 16. */
+const SIDE = 512;
 
 /**
- * A difference hash of an image: shrink to 17 x 16 grey cells (aspect ignored, so the
- * page image and its smaller retrieval image agree) and record, cell by cell, whether the
- * left neighbour is brighter. Near-identical pictures differ in few bits at any scale.
- * Returns the bits as a string of 0 and 1, the text form of bit(256).
+ * A difference hash of an image: 17 x 16 cells of mean grey (aspect ignored, so the page
+ * image and its smaller retrieval image agree) and, cell by cell, whether the left
+ * neighbour is brighter. Near-identical pictures differ in few bits at any scale. Returns
+ * the bits as a string of 0 and 1, the text form of bit(256).
  */
 export async function dHash(image: Buffer | Uint8Array): Promise<string> {
-  const px = await sharp(image, { limitInputPixels: 268_402_689 })
+  const { data, info } = await sharp(image, { limitInputPixels: 268_402_689 })
     .rotate()
     .flatten({ background: '#ffffff' })
     .greyscale()
-    .resize(COLS, ROWS, { fit: 'fill', kernel: 'cubic' })
+    .resize(SIDE, SIDE, { fit: 'inside', withoutEnlargement: true })
     .raw()
-    .toBuffer();
+    .toBuffer({ resolveWithObject: true });
+  return dHashPixels(data, info.width, info.height, info.channels);
+}
+
+/**
+ * The same hash of raw pixels (1 channel grey or 3 RGB, as a render gives them), without
+ * a decode: the page threads hash the retrieval image they have just drawn.
+ */
+export function dHashPixels(px: Uint8Array, width: number, height: number, channels: number): string {
+  // Integer sums of luma x 256 (Rec. 601, as libvips turns sRGB into grey), a row at a
+  // time: this runs for every ingested page, on its page thread.
+  const cellOfX = new Uint8Array(width);
+  const columns = new Uint32Array(COLS);
+  for (let x = 0; x < width; x++) {
+    cellOfX[x] = Math.min(COLS - 1, Math.floor((x * COLS) / width));
+    columns[cellOfX[x]!]!++;
+  }
+  const sums = new Float64Array(ROWS * COLS);
+  const rows = new Uint32Array(ROWS);
+  const rowSums = new Uint32Array(COLS);
+  for (let y = 0; y < height; y++) {
+    rowSums.fill(0);
+    let at = y * width * channels;
+    if (channels >= 3) {
+      for (let x = 0; x < width; x++, at += channels) {
+        rowSums[cellOfX[x]!]! += 77 * px[at]! + 150 * px[at + 1]! + 29 * px[at + 2]!;
+      }
+    } else {
+      for (let x = 0; x < width; x++, at += channels) rowSums[cellOfX[x]!]! += 256 * px[at]!;
+    }
+    const row = Math.min(ROWS - 1, Math.floor((y * ROWS) / height));
+    rows[row]!++;
+    for (let c = 0; c < COLS; c++) sums[row * COLS + c]! += rowSums[c]!;
+  }
+  const mean = (r: number, c: number) => sums[r * COLS + c]! / 256 / Math.max(1, rows[r]! * columns[c]!);
   let bits = '';
   for (let y = 0; y < ROWS; y++) {
-    for (let x = 0; x < COLS - 1; x++) {
-      bits += px[y * COLS + x] > px[y * COLS + x + 1] + TOLERANCE ? '1' : '0';
-    }
+    for (let x = 0; x < COLS - 1; x++) bits += mean(y, x) > mean(y, x + 1) + TOLERANCE ? '1' : '0';
   }
   return bits;
 }

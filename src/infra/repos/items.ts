@@ -60,7 +60,7 @@ export async function insertPages(
   const col = <K extends keyof (typeof pages)[number]>(k: K) => pages.map((p) => p[k]);
   const rows = await q.query<{ page: number }>(
     `INSERT INTO file_pages (file_id, page, width, height, text, words, images, ocr, tsv, created_at)
-     SELECT $1, p.page, p.width, p.height, p.text, p.words::jsonb, p.images::jsonb, p.ocr,
+     SELECT $1, p.page, p.width, p.height, p.text, p.words::json, p.images::jsonb, p.ocr,
             to_tsvector('english', p.text), p.created_at
        FROM unnest($2::int[], $3::real[], $4::real[], $5::text[], $6::text[], $7::text[], $8::boolean[], $9::bigint[])
             AS p(page, width, height, text, words, images, ocr, created_at)
