@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { threadId, workerData } from 'node:worker_threads';
 import sharp from 'sharp';
 import { LocalBlobStore } from '../infra/blob/local.ts';
 import { dHashPixels } from '../search/dhash.ts';
 import { jpegToPdf } from './image-pdf.ts';
 import { imagesJson, wordsJson } from './page-json.ts';
+import { CANCELLED } from './page-slots.ts';
 import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
 import { epochMs, PROFILING, processStages, type Stages, StageTimes } from './profile.ts';
 
@@ -24,10 +26,12 @@ export interface PageTarget {
   keys: Record<PageView, string>;
 }
 
-export type PageTask =
+/** `slot`: the task's place in the pool's shared table (page-pool.ts). */
+export type PageTask = { slot: number } & (
   | { op: 'inspect'; pdfPath: string }
   | { op: 'page'; pdfPath: string; index: number; dpi: number; target?: PageTarget }
-  | { op: 'image'; imagePath: string; target?: PageTarget };
+  | { op: 'image'; imagePath: string; target?: PageTarget }
+);
 
 export interface PageOutput {
   width: number;
@@ -246,7 +250,13 @@ let queued = 0;
 let idleSince: number | null = null;
 let idleBefore = 0;
 
+const slots = (workerData as { slots?: Int32Array } | null)?.slots;
+
 export default function run(task: PageTask): Promise<PageOutput | InspectOutput> {
+  // Tell the pool which thread has the task, unless it gave it up already.
+  if (slots && Atomics.compareExchange(slots, task.slot, 0, threadId) === CANCELLED) {
+    return Promise.reject(new Error('cancelled'));
+  }
   queued++;
   let release = () => {};
   const turn = new Promise<void>((resolve) => {
