@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PagePool } from '../src/ingest/page-pool.ts';
 import { makeLargeTextPdf } from './fixtures/pdf.ts';
 
-// The page pool behind ingest (interface.md 4.8: every page of an upload is read). A page
-// that hangs the renderer ends its thread; pages that only shared that thread still come out.
+// The page pool behind ingest (interface.md 2.10 and 3.3: every page of an upload becomes
+// items, or its job fails). A page that hangs the renderer ends its thread; pages that
+// only shared that thread still come out.
 describe('page pool: an aborted page ends its own task, not its neighbours', () => {
   let pool: PagePool;
   let pdf: string;
