@@ -10,6 +10,7 @@ import {
   scoringContext,
   valueCounts,
   valueKey,
+  valueSides,
 } from './features.ts';
 import { calibrate, logit, probability, rankScore, type ScorerModel } from './model.ts';
 import { analyzeQuery, type Query } from './query.ts';
@@ -61,6 +62,7 @@ export function examine(
     pages.has(c.at.page),
   );
   const counts = valueCounts(cands);
+  if (query.role !== 0) ctx.valueSides = valueSides(index, cands);
   const m = model.groups[group];
   const xs = cands.map((cand) => {
     const x = featuresOf(ctx, cand, counts);

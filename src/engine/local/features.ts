@@ -4,6 +4,7 @@ import type { DocIndex } from './doc-index.ts';
 import { nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
+import { captionSide, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 import { type Group, SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
 
@@ -30,6 +31,8 @@ export interface ScoringContext {
   excludedRelated: Set<string>;
   /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
   bestLineLabel: number;
+  /** Per value (valueKey), the caption sides its occurrences sit under: bit 1 issuing, bit 2 receiving. */
+  valueSides?: Map<string, number>;
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -199,6 +202,11 @@ export const FEATURES: readonly string[] = [
   'ownLabel',
   'ownLabelShort',
   'labelUnused',
+  'roleAsked',
+  'roleSame',
+  'roleOther',
+  'roleSameElsewhere',
+  'roleOtherElsewhere',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -269,6 +277,27 @@ export function pictureWords(index: DocIndex, c: TypedCandidate): string {
     c.picture.caption ? 'placecaptioned' : 'placebare',
   ];
   return words.join(' ');
+}
+
+/** The side (roles.ts) named by a candidate's nearest caption: on its line, above it, or heading its block. */
+export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
+  const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
+  return captionSide(near.left) || captionSide(near.above) || captionSide(near.heading);
+}
+
+/**
+ * The sides each value is captioned with anywhere in the document: the other party's name
+ * printed under "Bill to" is the other party wherever else it appears (a footer, a contact line).
+ */
+export function valueSides(index: DocIndex, cands: readonly TypedCandidate[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of cands) {
+    const side = candidateSide(index, c);
+    if (side === 0) continue;
+    const k = valueKey(c);
+    out.set(k, (out.get(k) ?? 0) | (side === 1 ? 1 : 2));
+  }
+  return out;
 }
 
 /** Fills the learned word-association slots (they depend on the trained table, not only the page). */
@@ -398,6 +427,16 @@ export function featuresOf(
       'excludedLabel',
       contentStems(e.nearText).some((s) => query.excluded.has(s) || ctx.excludedRelated.has(s)) ? 1 : 0,
     );
+  }
+  if (query.role !== 0) {
+    set('roleAsked', 1);
+    const side = candidateSide(index, c);
+    set('roleSame', side === query.role ? 1 : 0);
+    set('roleOther', side === -query.role ? 1 : 0);
+    const seen = ctx.valueSides?.get(valueKey(c)) ?? 0;
+    const asked = query.role === 1 ? 1 : 2;
+    set('roleSameElsewhere', seen & asked ? 1 : 0);
+    set('roleOtherElsewhere', seen & (3 ^ asked) ? 1 : 0);
   }
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);

@@ -1,4 +1,5 @@
 import { contentStems, stem } from '../text/tokenize.ts';
+import { askedSide, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
@@ -18,6 +19,8 @@ export interface Query {
   negated: boolean;
   /** Stems the prompt rules out ("the seller, not the customer"): a value labelled so is not it. */
   excluded: Set<string>;
+  /** The side of an exchange asked for (roles.ts): 1 the issuing side, -1 the receiving side, 0 neither. */
+  role: Side;
 }
 
 export const RELATED_WEIGHT = 0.35;
@@ -34,7 +37,11 @@ export function analyzeQuery(prompt: string): Query {
   const excluded = new Set<string>();
   const ruledOut =
     /\b(?:not|other than|rather than|except|excluding|instead of)\s+(?:the|a|an|any|its)\s+([a-z]+(?:\s+[a-z]+)?)/g;
-  for (const m of core.matchAll(ruledOut)) for (const s of contentStems(m[1]!)) excluded.add(s);
+  const ruledOutWords: string[] = [];
+  for (const m of core.matchAll(ruledOut)) {
+    ruledOutWords.push(m[1]!);
+    for (const s of contentStems(m[1]!)) excluded.add(s);
+  }
   // Words in parentheses clarify the question; the words outside it name what is asked.
   const head = core.replace(/\([^)]*\)/g, ' ');
   const terms = [...contentStems(head)];
@@ -77,6 +84,7 @@ export function analyzeQuery(prompt: string): Query {
     kind,
     negated: /\b(not|never|without)\b/.test(core.replace(ruledOut, ' ')),
     excluded,
+    role: askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' ')),
   };
 }
 

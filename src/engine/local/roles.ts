@@ -1,0 +1,45 @@
+/**
+ * The two sides of an exchange that documents name: the party that issues, sends, sells or
+ * provides, and the party that receives, buys, is billed or is addressed. A document often
+ * prints both names in similar blocks; the printed caption ("Bill to", "Seller:", "Ship to")
+ * tells them apart, and the question says which side it wants. These are measurements for the
+ * scorer, which learns how much they count; general trade and correspondence vocabulary
+ * (English and the commonest continental captions), not the words of any one document set.
+ */
+export type Side = 1 | -1 | 0;
+
+/** Captions of the issuing or sending side. */
+const GIVER_CAPTION =
+  /\b(?:from|seller|sold by|vendor|supplier|provider|provided by|merchant|issued by|billed by|remit(?:tance)? to|pay(?:able)? to|payee|sender|shipper|consignor|lessor|landlord|employer|contractor|absender|verk[äa]ufer|lieferant|rechnungssteller|leverancier|verkoper|fournisseur|vendeur|[ée]metteur)\b/i;
+/** Captions of the receiving or paying side. */
+const TAKER_CAPTION =
+  /\b(?:bill(?:ed)? to|invoice(?:d)? to|sold to|ship(?:ped)? to|deliver(?:ed|y)? to|customer|client|buyer|purchaser|recipient|consignee|attn|attention|addressed to|lessee|tenant|employee|payer|kunde|empf[äa]nger|k[äa]ufer|rechnung an|klant|factuuradres|acheteur|destinataire|factur[ée] [àa])\b/i;
+
+/** The side a caption names, or 0 when it names neither or both. */
+export function captionSide(text: string): Side {
+  if (!text) return 0;
+  const giver = GIVER_CAPTION.test(text);
+  const taker = TAKER_CAPTION.test(text);
+  return giver === taker ? 0 : giver ? 1 : -1;
+}
+
+/** Question wording that asks for the issuing side ("who issued", "the seller", "which company is billing"). */
+const GIVER_ASKED =
+  /\b(?:issu(?:ed|es|ing)|sent|sends|sold by|sells|seller|vendor|supplier|provider|provides|merchant|sender|billing|billed by|payee|lessor|landlord|employer|from whom|shipper)\b/g;
+/** Question wording that asks for the receiving side ("addressed to", "the customer", "being billed"). */
+const TAKER_ASKED =
+  /\b(?:customer|client|buyer|purchaser|recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom)\b/g;
+
+/**
+ * Which side a question asks for, from its own words; words it rules out ("not the customer")
+ * count for the other side.
+ */
+export function askedSide(asked: string, ruledOut: string): Side {
+  const count = (s: string, re: RegExp) => (s.match(re) ?? []).length;
+  const score =
+    count(asked, GIVER_ASKED) -
+    count(asked, TAKER_ASKED) +
+    count(ruledOut, TAKER_ASKED) -
+    count(ruledOut, GIVER_ASKED);
+  return score > 0 ? 1 : score < 0 ? -1 : 0;
+}
