@@ -68,6 +68,8 @@ async function documentAt(pdfPath: string): Promise<PdfDocument> {
   if (open?.path === pdfPath) return open.doc;
   open?.doc.close();
   open = null;
+  // A new document is a new job: the wait since the last one is not this job's idle time.
+  idleBefore = 0;
   const doc = await openPdf(await readFile(pdfPath));
   open = { path: pdfPath, doc };
   return doc;
@@ -239,7 +241,7 @@ function runOne(task: PageTask, release: () => void): Promise<PageOutput | Inspe
 }
 
 /**
- * The pool hands each thread a second task ahead of time; tasks still take turns here,
+ * The pool hands each thread its next tasks ahead of time; tasks still take turns here,
  * since they share the open document and its reused render buffer. A page gives up its
  * turn once it is done with both (`release`), so the next one renders while it finishes
  * its hash and its fsyncs.
