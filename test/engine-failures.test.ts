@@ -373,6 +373,55 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
   });
 
+  // Labels in the language of the document: an English question still finds them
+  // (accents folded, compounds such as "Rechnungsdatum" split, common business words known).
+  it('2.2 date, text_quote: German and French invoices answer an English question about their date and number', async () => {
+    const german = [
+      [
+        'Muster Hosting GmbH',
+        'Uferweg 40, 63571 Gelnhausen',
+        'Rechnung',
+        'Kundennr.: 47774',
+        'Rechnungsnr.: 30064443',
+      ],
+      [
+        'Lieferdatum: 2. Mai 2014',
+        'Rechnungsdatum: 7. Mai 2014',
+        'Menge Bezeichnung Preis',
+        '2 Small Business Paket 10,78',
+      ],
+      ['Gesamtbetrag: 10,78 EUR', 'Zahlbar bis 21. Mai 2014 ohne Abzug.'],
+    ].flat();
+    const french = [
+      [
+        'Libre Service Abonne',
+        '8 rue de la Ville, 75008 Paris',
+        'Client: Alexis Martin',
+        'Identifiant client: 10577874',
+      ],
+      [
+        'Facture n° 562044387',
+        'Date de facture : 02 juillet 2015',
+        'Date limite de paiement : 05 juillet 2015',
+      ],
+      ['Abonnements et options 24,99', 'Total facture 29,99 EUR TTC'],
+    ].flat();
+    const ids = [
+      await upload(await makeTextPdf([german], { fontSize: FONT_SIZE }), 'rechnung.pdf'),
+      await upload(await makeTextPdf([french], { fontSize: FONT_SIZE }), 'facture.pdf'),
+    ];
+    const dates = await answers(ids, { prompt: 'What is the date of this invoice?', outputType: 'date' });
+    expect(
+      dates.map((c) => c.value?.value),
+      JSON.stringify(dates.map(show)),
+    ).toEqual(['2014-05-07', '2015-07-02']);
+    const numbers = await answers(ids, { prompt: 'What is the invoice number?', outputType: 'text_quote' });
+    expect(
+      numbers.map((c) => String(c.value?.value ?? '').trim()),
+      JSON.stringify(numbers.map(show)),
+    ).toEqual(['30064443', '562044387']);
+  });
+
   it(`2.2 text_quote / 2.4 citations: "Which company issued this invoice?" answers the letterhead company, cited on page 1 (seed ${SEED})`, async () => {
     const docs = await invoices('invoice issuer');
     const cells = await answers(

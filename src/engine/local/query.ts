@@ -1,4 +1,5 @@
-import { contentStems, stem } from '../text/tokenize.ts';
+import { contentStems, rawTokens, stem } from '../text/tokenize.ts';
+import { translationsOf } from '../text/translations.ts';
 import { askedSide, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 
@@ -49,6 +50,11 @@ export function analyzeQuery(prompt: string): Query {
   for (const t of contentStems(core)) weights.set(t, 0.8);
   for (const t of terms) weights.set(t, 1);
   for (const t of excluded) if (!terms.includes(t)) weights.delete(t);
+  // The question's own words in another language count as the words themselves.
+  for (const word of rawTokens(head)) {
+    if (!terms.includes(stem(word))) continue;
+    for (const f of translationsOf(word)) if (!weights.has(stem(f))) weights.set(stem(f), 1);
+  }
   for (const t of terms) {
     for (const s of relatedStems(t)) if (!weights.has(s)) weights.set(s, RELATED_WEIGHT);
   }

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { compoundParts } from './translations.ts';
 
 /** Words that carry no evidence on their own: question words, auxiliaries, articles. */
 export const STOPWORDS: ReadonlySet<string> = new Set(
@@ -30,9 +31,24 @@ export function stem(word: string): string {
   return s;
 }
 
-/** Lower-cased alphanumeric pieces of a text; `#` is kept as a token since forms use it as "number". */
+/** Letters with accents as their plain letters ("Numéro" → "Numero", "Straße" → "Strasse"). */
+function foldAccents(text: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range itself
+  if (!/[^\u0000-\u007f]/.test(text)) return text;
+  return text.normalize('NFD').replace(/\p{M}/gu, '').replace(/ß/g, 'ss');
+}
+
+/**
+ * Lower-cased alphanumeric pieces of a text, accents folded; `#` is kept as a token since
+ * forms use it as "number", and German or Dutch compounds of known words are split.
+ */
 export function rawTokens(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+(?:['’][a-z]+)?|#/g) ?? [];
+  const tokens =
+    foldAccents(text)
+      .toLowerCase()
+      .match(/[a-z0-9]+(?:['’][a-z]+)?|#/g) ?? [];
+  if (!tokens.some((t) => t.length >= 7)) return tokens;
+  return tokens.flatMap((t) => compoundParts(t) ?? [t]);
 }
 
 const stemsCache = new Map<string, string[]>();
