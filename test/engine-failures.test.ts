@@ -374,8 +374,9 @@ describe('local engine on documents it has never seen, through the upload pipeli
   });
 
   // Labels in the language of the document: an English question still finds them
-  // (accents folded, compounds such as "Rechnungsdatum" split, common business words known).
-  it('2.2 date, text_quote: German and French invoices answer an English question about their date and number', async () => {
+  // (accents folded, compounds such as "Rechnungsdatum" split, common business words known,
+  // "N°" glued to a number not part of it).
+  it('2.2 date, text_quote: German, French and Dutch invoices answer an English question about their date and number', async () => {
     const german = [
       [
         'Muster Hosting GmbH',
@@ -400,26 +401,33 @@ describe('local engine on documents it has never seen, through the upload pipeli
         'Identifiant client: 10577874',
       ],
       [
-        'Facture n° 562044387',
+        'Facture n°562044387',
         'Date de facture : 02 juillet 2015',
         'Date limite de paiement : 05 juillet 2015',
       ],
       ['Abonnements et options 24,99', 'Total facture 29,99 EUR TTC'],
     ].flat();
+    // Dutch, its date written day first.
+    const dutch = [
+      ['Kopie factuur', 'Strategic Corp', 'Factuurnummer: VF1005193039', 'Factuurdatum: 8-9-2022'],
+      ['Volgens onze administratie heeft u de factuur vooruitbetaald met een creditcard.'],
+      ['Prijzen zijn inclusief BTW en de verzendkosten van uw bestelling.', 'Totaal EUR 49,99'],
+    ].flat();
     const ids = [
       await upload(await makeTextPdf([german], { fontSize: FONT_SIZE }), 'rechnung.pdf'),
       await upload(await makeTextPdf([french], { fontSize: FONT_SIZE }), 'facture.pdf'),
+      await upload(await makeTextPdf([dutch], { fontSize: FONT_SIZE }), 'factuur.pdf'),
     ];
     const dates = await answers(ids, { prompt: 'What is the date of this invoice?', outputType: 'date' });
     expect(
       dates.map((c) => c.value?.value),
       JSON.stringify(dates.map(show)),
-    ).toEqual(['2014-05-07', '2015-07-02']);
+    ).toEqual(['2014-05-07', '2015-07-02', '2022-09-08']);
     const numbers = await answers(ids, { prompt: 'What is the invoice number?', outputType: 'text_quote' });
     expect(
       numbers.map((c) => String(c.value?.value ?? '').trim()),
       JSON.stringify(numbers.map(show)),
-    ).toEqual(['30064443', '562044387']);
+    ).toEqual(['30064443', '562044387', 'VF1005193039']);
   });
 
   it(`2.2 text_quote / 2.4 citations: "Which company issued this invoice?" answers the letterhead company, cited on page 1 (seed ${SEED})`, async () => {

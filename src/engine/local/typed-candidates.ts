@@ -98,7 +98,9 @@ const BULLET = /^(?:[•●▪◦‣\-–*·]|\(?[a-z0-9]{1,3}[.)])$/i;
 
 const ORG_SUFFIX =
   /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|sas|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
-const ID_TOKEN = /^[#:*xX]*?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
+/** An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is not part of it. */
+const ID_TOKEN =
+  /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
 const DURATION_TEXT = /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
