@@ -38,6 +38,8 @@ for (const [english, words] of Object.entries(TABLE)) {
   const forms = words.split(' ');
   EQUIVALENTS.set(english, forms);
   for (const f of forms) FOREIGN.add(f);
+  // Compounds borrow English words too ("Ordernummer").
+  FOREIGN.add(english);
 }
 
 /** The other languages' words for an English word (unstemmed, as the table holds them). */
