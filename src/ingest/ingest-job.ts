@@ -273,6 +273,7 @@ async function runIngest(deps: IngestDeps, jobId: string, ctx: TaskContext): Pro
       prof.merge(processStages.ms);
       const cpu = process.cpuUsage(cpuStart ?? undefined);
       prof.add('cpu', (cpu.user + cpu.system) / 1000);
+      prof.add('sys', cpu.system / 1000);
       const mainCpu = process.threadCpuUsage(mainCpuStart ?? undefined);
       prof.add('mainCpu', (mainCpu.user + mainCpu.system) / 1000);
       reportJob(jobId, todo.length, performance.now() - started, prof.ms);

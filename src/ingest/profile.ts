@@ -20,6 +20,7 @@ export type Stage =
   | 'ocr'
   | 'finish'
   | 'cpu'
+  | 'sys'
   | 'mainCpu'
   | 'transfer'
   | 'wait'
