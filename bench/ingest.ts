@@ -186,7 +186,6 @@ writeFileSync(text1000, await makeLargeTextPdf(1000));
 
 const FILES = [
   { label: 'generated text PDF', file: text200, target: 1.0 },
-  { label: 'generated text PDF again', file: text200, target: 1.0 },
   { label: 'office-made PDF (LibreOffice)', file: office57, target: 0.8 },
   { label: 'generated text PDF', file: text1000, target: 1.0 },
 ];
