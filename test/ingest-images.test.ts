@@ -109,6 +109,22 @@ describe('ingest stores the boxes of pictures on each page', () => {
     expect(looks.map((l) => l.width)).toEqual([1275, 1275, 1275, 1275]);
     for (const l of looks) expect(l.darkest).toBeLessThan(60);
     expect(looks.map((l) => l.channels)).toEqual([1, 3, 3, 1]);
+    // The retrieval images follow their pages: grey pages get one channel, coloured three.
+    const small = (items.json().data as { row: string; col: number; share: { url: string } }[])
+      .filter((i) => i.row === 'embedding_image')
+      .sort((a, b) => a.col - b.col);
+    const smallLooks = [];
+    for (const j of small) {
+      const url = new URL(j.share.url);
+      const meta = await sharp((await h.request('GET', url.pathname + url.search)).rawPayload).metadata();
+      smallLooks.push([meta.channels, Math.max(meta.width ?? 0, meta.height ?? 0)]);
+    }
+    expect(smallLooks).toEqual([
+      [1, 512],
+      [3, 512],
+      [3, 512],
+      [1, 512],
+    ]);
     // The red square is still red in the stored JPEG.
     const url = new URL(jpgs[1]!.share.url);
     const page2 = (await h.request('GET', url.pathname + url.search)).rawPayload;

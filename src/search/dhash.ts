@@ -30,30 +30,37 @@ export async function dHash(image: Buffer | Uint8Array): Promise<string> {
  * a decode: the page threads hash the retrieval image they have just drawn.
  */
 export function dHashPixels(px: Uint8Array, width: number, height: number, channels: number): string {
-  // Integer sums of luma x 256 (Rec. 601, as libvips turns sRGB into grey), a row at a
-  // time: this runs for every ingested page, on its page thread.
-  const cellOfX = new Uint8Array(width);
+  // Integer sums of luma x 256 (Rec. 601, as libvips turns sRGB into grey). Each cell's
+  // columns are one run of x, summed in a tight loop of its own: this runs for every
+  // ingested page, on its page thread.
   const columns = new Uint32Array(COLS);
+  const cellEnd = new Uint32Array(COLS);
   for (let x = 0; x < width; x++) {
-    cellOfX[x] = Math.min(COLS - 1, Math.floor((x * COLS) / width));
-    columns[cellOfX[x]!]!++;
+    const c = Math.min(COLS - 1, Math.floor((x * COLS) / width));
+    columns[c]!++;
+    cellEnd[c] = x + 1;
   }
+  for (let c = 1; c < COLS; c++) cellEnd[c] = Math.max(cellEnd[c]!, cellEnd[c - 1]!);
   const sums = new Float64Array(ROWS * COLS);
   const rows = new Uint32Array(ROWS);
-  const rowSums = new Uint32Array(COLS);
   for (let y = 0; y < height; y++) {
-    rowSums.fill(0);
-    let at = y * width * channels;
-    if (channels >= 3) {
-      for (let x = 0; x < width; x++, at += channels) {
-        rowSums[cellOfX[x]!]! += 77 * px[at]! + 150 * px[at + 1]! + 29 * px[at + 2]!;
-      }
-    } else {
-      for (let x = 0; x < width; x++, at += channels) rowSums[cellOfX[x]!]! += 256 * px[at]!;
-    }
     const row = Math.min(ROWS - 1, Math.floor((y * ROWS) / height));
     rows[row]!++;
-    for (let c = 0; c < COLS; c++) sums[row * COLS + c]! += rowSums[c]!;
+    const base = y * width * channels;
+    let x = 0;
+    for (let c = 0; c < COLS; c++) {
+      const end = cellEnd[c]!;
+      let sum = 0;
+      if (channels >= 3) {
+        for (let at = base + x * channels; x < end; x++, at += channels) {
+          sum += 77 * px[at]! + 150 * px[at + 1]! + 29 * px[at + 2]!;
+        }
+      } else {
+        for (let at = base + x * channels; x < end; x++, at += channels) sum += px[at]!;
+        sum *= 256;
+      }
+      sums[row * COLS + c]! += sum;
+    }
   }
   const mean = (r: number, c: number) => sums[r * COLS + c]! / 256 / Math.max(1, rows[r]! * columns[c]!);
   let bits = '';
