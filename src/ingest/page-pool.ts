@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { CANCELLED } from './page-slots.ts';
 import type { InspectOutput, PageOutput, PageTarget, PageTask } from './page-worker.ts';
+import { pdfiumModule } from './pdf/pdfium.ts';
 
 const WORKER = path.join(path.dirname(fileURLToPath(import.meta.url)), 'page-worker.ts');
 
@@ -32,7 +33,8 @@ export class PagePool {
   constructor(threads: number) {
     this.pool = new Piscina({
       filename: WORKER,
-      workerData: { slots: this.slots },
+      // The compiled PDFium, shared: threads start with the optimised code of those before them.
+      workerData: { slots: this.slots, pdfiumModule: pdfiumModule() },
       minThreads: 0,
       maxThreads: threads,
       idleTimeout: 30_000,

@@ -86,10 +86,7 @@ sharp.concurrency(1);
  */
 const JPEG = { quality: 75, optimiseCoding: false } as const;
 
-function rawJpeg(
-  r: Rendered,
-  quality: number = JPEG.quality,
-): Promise<Buffer> {
+function rawJpeg(r: Rendered, quality: number = JPEG.quality): Promise<Buffer> {
   const image = sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels } });
   // sharp would make a grey render sRGB again before encoding; a one-channel JPEG is smaller work.
   return (r.channels === 1 ? image.toColourspace('b-w') : image).jpeg({ ...JPEG, quality }).toBuffer();
