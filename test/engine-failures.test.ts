@@ -457,6 +457,67 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
   });
 
+  // A window-envelope invoice names neither party with a caption: the seller appears as a
+  // one-line return address over the customer's address block and again in the footer, each
+  // time with its legal form ("GmbH & Co. KG", "S.p.A.", "B.V."); the customer once.
+  it('2.2 text_quote: on a window-envelope invoice the issuer is the return-address company with its legal form, not the uncaptioned addressee', async () => {
+    const parties = [
+      ['Brightwater Medien GmbH & Co. KG', 'Nordlicht Analytics GmbH'],
+      ['Fontanella Servizi S.p.A.', 'Harbour Freight Analytics Ltd'],
+      ['Skovgaard Consulting B.V.', 'Meridian Data Partners LLC'],
+    ];
+    const ids: string[] = [];
+    for (const [seller, buyer] of parties) {
+      const lines = [
+        `${seller} • Am Sauerweg 23 • 91244 Lindenfeld`,
+        buyer!,
+        'Pfalzer Ufer 4',
+        '06108 Halle',
+        'Germany',
+        'Rechnung',
+        'Rechnungs-Nr 02581',
+        'Datum 04.07.2023',
+        'Sehr geehrte Damen und Herren, unsere Leistungen stellen wir wie folgt in Rechnung:',
+        '1 Beratung und Entwicklung 1,00 Std. 100,00 EUR',
+        'Gesamtbetrag 119,00 EUR',
+        'Zahlbar innerhalb von 14 Tagen rein netto.',
+        `${seller}, Am Sauerweg 23, 91244 Lindenfeld, IBAN DE12 7604 0061 0762 3614 00`,
+      ];
+      ids.push(await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'rechnung.pdf'));
+    }
+    const cells = await answers(ids, {
+      prompt: 'Which company issued this invoice (the seller or service provider, not the customer)?',
+      outputType: 'text_quote',
+    });
+    expect(
+      cells.map((c) => String(c.value?.value ?? '')),
+      JSON.stringify(cells.map(show)),
+    ).toEqual(parties.map(([seller]) => seller));
+  });
+
+  // "8-9-2022" is day first when another date of the document can only be (22-9-2022).
+  it('2.2 date: an ambiguous dashed date is read day first when the document writes its dates day first', async () => {
+    const lines = [
+      'Kopie factuur',
+      'Strategic Corp, Fakestreet 46, 3500 MJ Utrecht',
+      'Klant SCONL0303006280999 Order SCONL000000444',
+      'Factuur datum 8-9-2022 Factuur VF1005193039 Vervaldatum 22-9-2022',
+      'Onderhoudsset CA6707/10 49,99',
+      'Factuur totaal EUR 49,99',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'factuur.pdf');
+    const dates = await answers([id, id], {
+      prompt: 'What is the due date of this invoice?',
+      outputType: 'date',
+    });
+    expect(dates[0]!.value?.value, show(dates[0]!)).toBe('2022-09-22');
+    const issued = await answer(id, {
+      prompt: 'What is the date of this invoice (its issue date)?',
+      outputType: 'date',
+    });
+    expect(issued.value?.value, show(issued)).toBe('2022-09-08');
+  });
+
   it(`2.2 isCompositional / 2.4 citations: the governing-law state on the line after "laws" is answered and quoted (seed ${SEED})`, async () => {
     const doc = makeLawContract(rngFor('law line break'));
     const fileId = await upload(await makeTextPdf(doc.pages, { fontSize: FONT_SIZE }), 'agreement.pdf');

@@ -149,14 +149,14 @@ function validDate(y: number, m: number, d: number): boolean {
   return d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
 }
 
-/** Day-first when any numeric date of the document only makes sense that way (31/12/2020). */
+/** Day-first when any numeric date of the document only makes sense that way (31/12/2020, 22-9-2022). */
 function isDayFirst(index: DocIndex): boolean {
   let dayFirst = 0;
   let monthFirst = 0;
   for (const u of index.units) {
-    for (const m of u.text.matchAll(/\b(\d{1,2})[/.](\d{1,2})[/.](\d{2,4})\b/g)) {
+    for (const m of u.text.matchAll(/\b(\d{1,2})([/.-])(\d{1,2})\2(\d{2,4})\b/g)) {
       const a = Number(m[1]);
-      const b = Number(m[2]);
+      const b = Number(m[3]);
       if (a > 12 && b <= 12) dayFirst++;
       if (b > 12 && a <= 12) monthFirst++;
     }

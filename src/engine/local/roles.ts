@@ -10,10 +10,17 @@ export type Side = 1 | -1 | 0;
 
 /** Captions of the issuing or sending side. */
 const GIVER_CAPTION =
-  /\b(?:from|seller|sold by|vendor|supplier|provider|provided by|merchant|issued by|billed by|remit(?:tance)? to|pay(?:able)? to|payee|sender|shipper|consignor|lessor|landlord|employer|contractor|absender|verk[äa]ufer|lieferant|rechnungssteller|leverancier|verkoper|fournisseur|vendeur|[ée]metteur)\b/i;
+  /\b(?:from|seller|sold by|vendor|supplier|provider|provided by|merchant|issued by|billed by|remit(?:tance)? to|pay(?:able)? to|payee|sender|shipper|consignor|lessor|landlord|licensor|employer|contractor|absender|verk[äa]ufer|lieferant|rechnungssteller|leverancier|verkoper|fournisseur|vendeur|[ée]metteur)\b/i;
 /** Captions of the receiving or paying side. */
 const TAKER_CAPTION =
-  /\b(?:bill(?:ed)? to|invoice(?:d)? to|sold to|ship(?:ped)? to|deliver(?:ed|y)? to|customer|client|buyer|purchaser|recipient|consignee|attn|attention|addressed to|lessee|tenant|employee|payer|kunde|empf[äa]nger|k[äa]ufer|rechnung an|klant|factuuradres|acheteur|destinataire|factur[ée] [àa])\b/i;
+  /\b(?:bill(?:ed)? to|invoice(?:d)? to|sold to|ship(?:ped)? to|deliver(?:ed|y)? to|customer|client|buyer|purchaser|recipient|consignee|attn|attention|addressed to|licen[cs]ed to|licensee|lessee|tenant|employee|payer|kunde|empf[äa]nger|k[äa]ufer|rechnung an|klant|factuuradres|acheteur|destinataire|factur[ée] [àa])\b/i;
+
+const BARE_CAPTION = new RegExp(`^(?:${GIVER_CAPTION.source}|${TAKER_CAPTION.source})$`, 'i');
+
+/** A caption and nothing else ("Sold By", "Bill To:"): the label of a party, never its name. */
+export function isBareCaption(text: string): boolean {
+  return BARE_CAPTION.test(text.replace(/[\s:#\-–]+$/, ''));
+}
 
 /** The side a caption names, or 0 when it names neither or both. */
 export function captionSide(text: string): Side {

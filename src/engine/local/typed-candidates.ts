@@ -15,6 +15,7 @@ import { valueCandidates } from './pairs.ts';
 import type { Query } from './query.ts';
 import type { Located } from './retrieval.ts';
 import { topPassages } from './retrieval.ts';
+import { isBareCaption } from './roles.ts';
 
 /**
  * Where a candidate came from. Every source is a layout or typing rule that holds for any
@@ -97,7 +98,11 @@ export function groupOf(type: OutputType): Group {
 const BULLET = /^(?:[•●▪◦‣\-–*·]|\(?[a-z0-9]{1,3}[.)])$/i;
 
 const ORG_SUFFIX =
-  /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|sas|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
+  /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|s\.r\.l|sas|sarl|s\.a\.r\.l|kgaa|ohg|gbr|oyj|pvt|pte|bhd|kft|ltda|lda|s\.r\.o|bvba|sprl|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
+/** Legal forms that are also common words in lower case ("as", "se", "spa"): only as companies write them. */
+const ORG_SUFFIX_CASED = /(?:^|\s)(?:KG|UG|SE|AS|ASA|A\/S|ApS|AB|Oy|SpA|S\.p\.A|eG|e\.\s?V)\.?$/;
+/** A name ending in a company's legal form ("Ltd", "GmbH & Co. KG", "S.p.A."). */
+const isOrgSuffix = (text: string) => ORG_SUFFIX.test(text) || ORG_SUFFIX_CASED.test(text);
 /** An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is not part of it. */
 const ID_TOKEN =
   /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
@@ -115,7 +120,7 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
   return {
     idShape: words.length <= 2 && words.some((w) => ID_TOKEN.test(w) && /\d/.test(w)) ? 1 : 0,
     nameShape: words.length ? capital / words.length : 0,
-    orgSuffix: ORG_SUFFIX.test(text.replace(/[,;:]+$/, '')) ? 1 : 0,
+    orgSuffix: isOrgSuffix(text.replace(/[,;:]+$/, '')) ? 1 : 0,
     hasDigits: /\d/.test(text) ? 1 : 0,
     endsLikeLabel: /[:#]$/.test(text) ? 1 : 0,
     isDate: LOOKS_LIKE_DATE.test(text) ? 1 : 0,
@@ -205,14 +210,14 @@ function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
         (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
     ) {
       // A comma ends a name unless a corporate suffix follows ("Acme, Inc.").
-      if (/,$/.test(words[end]!) && !ORG_SUFFIX.test(words[end + 1]!)) break;
+      if (/,$/.test(words[end]!) && !isOrgSuffix(words[end + 1]!)) break;
       end++;
     }
     const text = words
       .slice(k, end + 1)
       .join(' ')
       .replace(/[,;:()]+$/g, '')
-      .replace(/\.$/, (d) => (ORG_SUFFIX.test(words[end]!) ? d : ''));
+      .replace(/\.$/, (d) => (isOrgSuffix(words[end]!) ? d : ''));
     if (/\p{L}{2}/u.test(text)) {
       out.push({ source: 'name', at: located(unit, k, end), value: text, text, traits: textTraits(text) });
       // The name without a leading title word ("State of X" → "X") is a candidate too.
@@ -327,7 +332,7 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
   for (const c of dateCandidates(index)) out.push(typedText(c));
   for (const c of durationCandidates(index)) out.push(typedText(c));
   for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
-  return dedupe(out);
+  return dedupe(out.filter((c) => !isBareCaption(c.text)));
 }
 
 /** Every short printed line (titles, subject lines, addressees), where its words lie in one unit. */
