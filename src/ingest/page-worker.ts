@@ -6,7 +6,13 @@ import { dHashPixels } from '../search/dhash.ts';
 import { jpegToPdf } from './image-pdf.ts';
 import { imagesJson, wordsJson } from './page-json.ts';
 import { CANCELLED } from './page-slots.ts';
-import { openPdf, type PdfDocument, PdfOpenError, PdfPasswordError } from './pdf/document.ts';
+import {
+  openPdf,
+  type PdfDocument,
+  PdfOpenError,
+  PdfPasswordError,
+  type RenderedPage,
+} from './pdf/document.ts';
 import { epochMs, PROFILING, processStages, type Stages, StageTimes } from './profile.ts';
 
 /**
@@ -86,7 +92,7 @@ sharp.concurrency(1);
  */
 const JPEG = { quality: 75, optimiseCoding: false } as const;
 
-function rawJpeg(r: Rendered, quality: number = JPEG.quality): Promise<Buffer> {
+function rawJpeg(r: RenderedPage, quality: number = JPEG.quality): Promise<Buffer> {
   const image = sharp(r.data, { raw: { width: r.width, height: r.height, channels: r.channels } });
   // sharp would make a grey render sRGB again before encoding; a one-channel JPEG is smaller work.
   return (r.channels === 1 ? image.toColourspace('b-w') : image).jpeg({ ...JPEG, quality }).toBuffer();
@@ -97,38 +103,28 @@ function rawJpeg(r: Rendered, quality: number = JPEG.quality): Promise<Buffer> {
  * three channels), else null. One pass both checks and converts: a grey retrieval image
  * costs a third of the encode, the look hash and the bytes of an RGB one.
  */
-function asGrey(r: Rendered): Rendered | null {
+function asGrey(r: RenderedPage): RenderedPage | null {
   const rgb = r.data;
   const grey = Buffer.allocUnsafeSlow(r.width * r.height);
-  let i = 0;
-  let j = 0;
-  // Most of a page is white: four white pixels are three all-ones words, taken at a time.
-  if (rgb.byteOffset % 4 === 0) {
-    const words = new Uint32Array(rgb.buffer, rgb.byteOffset, Math.floor(rgb.length / 12) * 3);
-    const out = new Uint32Array(grey.buffer, grey.byteOffset, words.length / 3);
-    for (let w = 0, o = 0; w < words.length; w += 3, o++) {
-      if (words[w] === 0xffffffff && words[w + 1] === 0xffffffff && words[w + 2] === 0xffffffff) {
-        out[o] = 0xffffffff;
-        continue;
-      }
-      for (let at = w * 4, to = o * 4, end = at + 12; at < end; at += 3, to++) {
-        const v = rgb[at]!;
-        if (v !== rgb[at + 1] || v !== rgb[at + 2]) return null;
-        grey[to] = v;
-      }
+  // Most of a page is white: four white pixels are three all-ones words (-1 as int32), taken at a time.
+  const aligned = rgb.byteOffset % 4 === 0;
+  const words = new Uint32Array(rgb.buffer, aligned ? rgb.byteOffset : 0, aligned ? rgb.length >> 2 : 0);
+  const out = new Uint32Array(grey.buffer, grey.byteOffset, grey.length >> 2);
+  for (let i = 0, j = 0; i < rgb.length; ) {
+    const w = i >> 2;
+    if ((j & 3) === 0 && w + 2 < words.length && (words[w]! & words[w + 1]! & words[w + 2]!) === -1) {
+      out[j >> 2] = 0xffffffff;
+      i += 12;
+      j += 4;
+      continue;
     }
-    i = words.length * 4;
-    j = (words.length / 3) * 4;
-  }
-  for (; i < rgb.length; i += 3, j++) {
     const v = rgb[i]!;
     if (v !== rgb[i + 1] || v !== rgb[i + 2]) return null;
-    grey[j] = v;
+    grey[j++] = v;
+    i += 3;
   }
   return { data: grey, width: r.width, height: r.height, channels: 1 };
 }
-
-type Rendered = { data: Buffer; width: number; height: number; channels: 1 | 3 | 4 };
 
 let nextSlot = 0;
 const slotFree: Promise<unknown>[] = [Promise.resolve(), Promise.resolve()];
