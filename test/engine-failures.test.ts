@@ -598,4 +598,97 @@ describe('local engine on documents it has never seen, through the upload pipeli
       });
     },
   );
+  // "If there is no X, give Y": Y is asked only when X is missing.
+  it(`2.2 text_quote: a fallback in the question ("if no invoice number, give the order reference") answers the invoice number when there is one and the order number when not (seed ${SEED})`, async () => {
+    const rng = rngFor('fallback');
+    const invoiceNo = String(rng.int(100_000_000, 999_999_999));
+    const orderNo = String(rng.int(10_000_000, 99_999_999));
+    const customerNo = String(rng.int(1_000_000, 9_999_999));
+    const [seller] = rng.sample(COMPANIES, 1) as [string];
+    const withNumber = [
+      'INVOICE',
+      seller,
+      `Order number: ${orderNo}`,
+      `Invoice number: ${invoiceNo}`,
+      `Customer number: ${customerNo}`,
+      'Invoice date: April 19, 2024',
+      'Total $ 717.97',
+    ];
+    const receipt = [
+      'PAYMENT RECEIPT',
+      seller,
+      `Order number: ${orderNo}`,
+      `Customer number: ${customerNo}`,
+      'Paid on: April 19, 2024',
+      'Amount paid $ 717.97',
+    ];
+    const ids = [
+      await upload(await makeTextPdf([withNumber], { fontSize: FONT_SIZE }), 'invoice.pdf'),
+      await upload(await makeTextPdf([receipt], { fontSize: FONT_SIZE }), 'receipt.pdf'),
+    ];
+    const cells = await answers(ids, {
+      prompt:
+        'What is the invoice number? If the document has no invoice number (e.g. a payment receipt), give its booking or order reference.',
+      outputType: 'text_quote',
+    });
+    expect.soft(String(cells[0]!.value?.value ?? ''), show(cells[0]!)).toBe(invoiceNo);
+    expect.soft(String(cells[1]!.value?.value ?? ''), show(cells[1]!)).toBe(orderNo);
+  });
+
+  // Identifiers with underscores ("BLR_WFLD2015...") are one identifier, behind "# " as well.
+  it(`2.2 text_quote: an invoice number written with underscores after "Invoice No : #" is answered whole (seed ${SEED})`, async () => {
+    const rng = rngFor('underscore id');
+    const number = `BLR_WFLD${rng.int(10_000_000, 99_999_999)}${rng.int(10_000_000, 99_999_999)}`;
+    const lines = [
+      'Retail Invoice/Bill',
+      `Invoice No : # ${number}`,
+      `Order ID: OD${rng.int(100_000_000, 999_999_999)}${rng.int(100_000_000, 999_999_999)}`,
+      'Order Date: 15-10-2015',
+      'Invoice Date: 20-10-2015',
+      'Grand Total 319.00',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'bill.pdf');
+    const cell = await answer(id, { prompt: 'What is the invoice number?', outputType: 'text_quote' });
+    expect(String(cell.value?.value ?? '').replace(/^#\s*/, ''), show(cell)).toBe(number);
+  });
+  // A letter's addressee has no caption: the greeting names them. Its subject follows "RE:",
+  // and a question may name what it wants only in parentheses.
+  it(`2.2 text_quote: a letter's addressee is the person it greets, and "(subject line)" answers the line after "RE:" (seed ${SEED})`, async () => {
+    const rng = rngFor('letter');
+    const [sender, recipientCompany] = rng.sample(COMPANIES, 2) as [string, string];
+    const [recipient, signer] = rng.sample(PEOPLE, 2) as [string, string];
+    const subject = rng.pick([
+      'Notice of price adjustment',
+      'Renewal of the maintenance agreement',
+      'Confirmation of delivery schedule',
+      'Termination of our service contract',
+    ]);
+    const [street, city] = address(rng);
+    const lines = [
+      sender,
+      'Quality you can trust.',
+      '1200 Commerce Way, Springfield',
+      `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024`,
+      recipient,
+      recipientCompany,
+      street!,
+      city!,
+      `RE: ${subject}`,
+      `Dear Dr. ${recipient.split(' ').pop()},`,
+      `On behalf of everyone at ${brand(sender)}, I am writing about the matter above.`,
+      'Please let us know if you have any questions.',
+      'Sincerely,',
+      signer,
+      `Account Manager, ${sender}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'letter.pdf');
+    const to = await answer(id, { prompt: 'Who is the letter addressed to?', outputType: 'text_quote' });
+    expect.soft(looseIncludes(String(to.value?.value ?? ''), recipient), show(to)).toBe(true);
+    const about = await answer(id, {
+      prompt: 'What is this letter about (subject line)?',
+      outputType: 'text_quote',
+    });
+    expect.soft(looseIncludes(String(about.value?.value ?? ''), subject), show(about)).toBe(true);
+    expectQuotesWritten(about, id, [lines], 'subject');
+  });
 });

@@ -172,7 +172,9 @@ export function valueFoundFor(query: Query, doc: EngineDocument, model: ScorerMo
     isCompositional: false,
     locale: null,
   };
-  return examine(column, query, doc, model).scored[0]?.p ?? 0;
+  const e = examine(column, query, doc, model);
+  // Whether the document states such a value is what the answerability model learned to tell.
+  return decisionProbability(model.groups[e.group], e.scored);
 }
 
 const round3 = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;

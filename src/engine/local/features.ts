@@ -93,6 +93,7 @@ const TRAITS: Trait[] = [
   'prose',
   'ticked',
   'unticked',
+  'lexicon',
 ];
 /**
  * Features read against the other candidates of the same question: how far each falls short of
@@ -279,10 +280,51 @@ export function pictureWords(index: DocIndex, c: TypedCandidate): string {
   return words.join(' ');
 }
 
+/** "Licensed To: SimFin GmbH" read as one candidate: the caption's side and the value after it. */
+const CAPTIONED = /^([^:]{2,40}):\s*(\S.*)$/s;
+
+/**
+ * Whom a letter greets ("Dear Dr. Marchbanks,", "Sehr geehrte Frau Weber"): the addressee, the
+ * receiving side, though no caption names it. Surnames, memoised per document.
+ */
+const SALUTATION =
+  /\b(?:[Dd]ear|DEAR|[Aa]ttn\.?|[Aa]ttention:?|[Ss]ehr geehrter?|[Gg]eachte|[Cc]her|[Cc]h[èe]re)\s+(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Madam|Herr|Frau|[Hh]eer|[Mm]evrouw|Monsieur|Madame)\.?\s+)*((?:\p{Lu}[\p{L}'’-]+\s*){1,3})/gu;
+
+function greetedNames(index: DocIndex): Set<string> {
+  const hit = index.memo.get('greeted') as Set<string> | undefined;
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const u of index.units) {
+    if (u.page > 1) break;
+    for (const m of u.text.matchAll(SALUTATION)) {
+      const surname = m[1]!.trim().split(/\s+/).pop()!;
+      if (surname.length >= 2) out.add(surname.toUpperCase());
+    }
+  }
+  index.memo.set('greeted', out);
+  return out;
+}
+
+/** A name whose surname the letter greets is the addressee's. */
+function greetedSide(index: DocIndex, c: TypedCandidate): Side {
+  if (typeof c.value !== 'string' || c.value.length > 60) return 0;
+  const greeted = greetedNames(index);
+  if (greeted.size === 0) return 0;
+  return c.value.split(/[\s,]+/).some((w) => greeted.has(w.toUpperCase())) ? -1 : 0;
+}
+
 /** The side (roles.ts) named by a candidate's nearest caption: on its line, above it, or heading its block. */
 export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
-  return captionSide(near.left) || captionSide(near.above) || captionSide(near.heading);
+  const own = typeof c.value === 'string' ? CAPTIONED.exec(c.value) : null;
+  return (
+    (own ? captionSide(own[1]!) : 0) ||
+    captionSide(near.left) ||
+    captionSide(near.above) ||
+    captionSide(near.heading) ||
+    captionSide(near.blockTop) ||
+    greetedSide(index, c)
+  );
 }
 
 /**
@@ -291,11 +333,13 @@ export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
  */
 export function valueSides(index: DocIndex, cands: readonly TypedCandidate[]): Map<string, number> {
   const out = new Map<string, number>();
+  const mark = (k: string, side: Side) => out.set(k, (out.get(k) ?? 0) | (side === 1 ? 1 : 2));
   for (const c of cands) {
     const side = candidateSide(index, c);
     if (side === 0) continue;
-    const k = valueKey(c);
-    out.set(k, (out.get(k) ?? 0) | (side === 1 ? 1 : 2));
+    mark(valueKey(c), side);
+    const own = typeof c.value === 'string' ? CAPTIONED.exec(c.value) : null;
+    if (own && captionSide(own[1]!) === side) mark(valueKey({ ...c, value: own[2]! }), side);
   }
   return out;
 }

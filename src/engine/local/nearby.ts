@@ -17,6 +17,11 @@ export interface Nearby {
    * that ends in a colon ("Deliverables:", "Billed to:").
    */
   heading: string;
+  /**
+   * The first line of the value's block when no heading ends the walk up: a caption printed
+   * without a colon over an address ("Bill to" / name / company), the block's own title.
+   */
+  blockTop: string;
 }
 
 /** A horizontal gap, as a share of the page width, that separates columns rather than a label from its value. */
@@ -48,6 +53,7 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
   let above = '';
   let aboveGap = 0;
   let heading = '';
+  let blockTop = '';
   if (li >= 0) {
     const line = layout.lines[li]!;
     const k = line.words.indexOf(first);
@@ -104,10 +110,12 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
         heading = seg.text;
         break;
       }
+      blockTop = seg.text;
       prevTop = seg.box[1];
     }
+    if (heading) blockTop = '';
   }
-  const out = { left, above, aboveGap, heading };
+  const out = { left, above, aboveGap, heading, blockTop };
   index.memo.set(key, out);
   return out;
 }

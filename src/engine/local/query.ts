@@ -25,6 +25,10 @@ export interface Query {
 }
 
 export const RELATED_WEIGHT = 0.35;
+const FALLBACK_WEIGHT = 0.5;
+/** A conditional fallback: "If the document has no invoice number, give its order reference." */
+const FALLBACK =
+  /\bif\b[^.?,]*\b(?:no|not|none|without|missing|absent|lacks?)\b[^.?]*?,\s*(?:then\s+)?(?:give|use|return|answer with|report|take)\b([^.?]*)[.?]?/g;
 
 export function analyzeQuery(prompt: string): Query {
   const lower = prompt.toLowerCase();
@@ -43,16 +47,25 @@ export function analyzeQuery(prompt: string): Query {
     ruledOutWords.push(m[1]!);
     for (const s of contentStems(m[1]!)) excluded.add(s);
   }
-  // Words in parentheses clarify the question; the words outside it name what is asked.
-  const head = core.replace(/\([^)]*\)/g, ' ');
+  // "If there is no X, give Y": Y is a fallback, asked only when X is missing, so X's words
+  // name the answer and Y's count for less.
+  const fallback = [...core.matchAll(FALLBACK)].map((m) => m[1]!).join(' ');
+  const asked = core.replace(FALLBACK, ' ');
+  // The words outside parentheses name what is asked; the words inside clarify it ("what is
+  // this letter about (subject line)?"), so they follow, at a lower weight.
+  const head = asked.replace(/\([^)]*\)/g, ' ');
+  const aside = [...asked.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]!).join(' ');
   const terms = [...contentStems(head)];
+  const own = new Set(terms);
+  for (const t of contentStems(aside)) if (!terms.includes(t) && !excluded.has(t)) terms.push(t);
   const weights = new Map<string, number>();
-  for (const t of contentStems(core)) weights.set(t, 0.8);
-  for (const t of terms) weights.set(t, 1);
+  for (const t of contentStems(fallback)) weights.set(t, FALLBACK_WEIGHT);
+  for (const t of contentStems(asked)) weights.set(t, 0.8);
+  for (const t of terms) weights.set(t, own.has(t) ? 1 : 0.8);
   for (const t of excluded) if (!terms.includes(t)) weights.delete(t);
   // The question's own words in another language count as the words themselves.
   for (const word of rawTokens(head)) {
-    if (!terms.includes(stem(word))) continue;
+    if (!own.has(stem(word))) continue;
     for (const f of translationsOf(word)) if (!weights.has(stem(f))) weights.set(stem(f), 1);
   }
   for (const t of terms) {

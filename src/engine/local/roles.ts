@@ -25,6 +25,8 @@ export function isBareCaption(text: string): boolean {
 /** The side a caption names, or 0 when it names neither or both. */
 export function captionSide(text: string): Side {
   if (!text) return 0;
+  // "To" alone over an address block names the addressee; inside a sentence it names nothing.
+  if (/^to\s*:?$/i.test(text.trim())) return -1;
   const giver = GIVER_CAPTION.test(text);
   const taker = TAKER_CAPTION.test(text);
   return giver === taker ? 0 : giver ? 1 : -1;

@@ -1,5 +1,5 @@
 import type { OutputType } from '../../domain/columns.ts';
-import { stem } from '../text/tokenize.ts';
+import { contentStems, stem } from '../text/tokenize.ts';
 import type { Box, ColumnConfig, ScalarValue } from '../types.ts';
 import {
   type Candidate,
@@ -16,6 +16,7 @@ import type { Query } from './query.ts';
 import type { Located } from './retrieval.ts';
 import { topPassages } from './retrieval.ts';
 import { isBareCaption } from './roles.ts';
+import { relatedStems } from './synonyms.ts';
 
 /**
  * Where a candidate came from. Every source is a layout or typing rule that holds for any
@@ -77,7 +78,8 @@ export type Trait =
   | 'defined'
   | 'prose'
   | 'ticked'
-  | 'unticked';
+  | 'unticked'
+  | 'lexicon';
 
 export type Group = 'text' | 'number' | 'date' | 'categorical' | 'list' | 'boolean' | 'image';
 
@@ -105,7 +107,7 @@ const ORG_SUFFIX_CASED = /(?:^|\s)(?:KG|UG|SE|AS|ASA|A\/S|ApS|AB|Oy|SpA|S\.p\.A|
 const isOrgSuffix = (text: string) => ORG_SUFFIX.test(text) || ORG_SUFFIX_CASED.test(text);
 /** An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is not part of it. */
 const ID_TOKEN =
-  /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/.]*\d[A-Z0-9\-/.]*|\d[A-Z0-9\-/.]*)[.,;:]?$/i;
+  /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/._]*\d[A-Z0-9\-/._]*|\d[A-Z0-9\-/._]*)[.,;:]?$/i;
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
 const DURATION_TEXT = /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
@@ -128,7 +130,24 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
     isDuration: DURATION_TEXT.test(text) && /\b(?:days?|weeks?|months?|years?)\b/i.test(text) ? 1 : 0,
     long: clip(words.length / 20),
     prose: words.length > 5 && words.filter((w) => /^[a-z]/.test(w)).length / words.length > 0.4 ? 1 : 0,
+    lexicon: lexiconShare(text),
   };
+}
+
+/**
+ * Share of a text's words that are ordinary words of the general lexicon ("Proprietary
+ * Information", "Name (please print)"), as opposed to the coined and proper words names are
+ * made of ("Xerox", "Kowalczyk"); a legal form does not count either way.
+ */
+function lexiconShare(text: string): number {
+  let known = 0;
+  let counted = 0;
+  for (const s of contentStems(text)) {
+    if (s.length < 2 || /\d/.test(s) || isOrgSuffix(s)) continue;
+    counted++;
+    if (relatedStems(s).length > 0) known++;
+  }
+  return counted ? known / counted : 0;
 }
 
 /** Terms the document defines for itself ("the “Company”"): roles and shorthands, not names. */
@@ -363,6 +382,25 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
         text,
         traits: textTraits(text),
       });
+      // "RE: Price adjustment", "Licensed To: SimFin GmbH": the value after its own caption
+      // too, so the caption is read as its label (left of it) rather than as part of it.
+      const cap = words.slice(skip, skip + 4).findIndex((w) => /\p{L}.*:$/u.test(w));
+      const start = skip + cap + 1;
+      if (cap >= 0 && start < words.length) {
+        const rest = words
+          .slice(start)
+          .join(' ')
+          .replace(/[\s:;,]+$/, '');
+        if (/\p{L}|\d/u.test(rest)) {
+          out.push({
+            source: 'line',
+            at: located(unit, from + start, to),
+            value: rest,
+            text: rest,
+            traits: textTraits(rest),
+          });
+        }
+      }
     }
   });
   return out;

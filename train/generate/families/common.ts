@@ -3,7 +3,7 @@ import type { Box } from '../../../src/engine/types.ts';
 import { FONT_SETS, type Fonts, fitSize } from '../layout.ts';
 import { type FontName, type PdfPage, type Raster, textWidth } from '../pdf-writer.ts';
 import { logoRaster, signatureRaster } from '../raster.ts';
-import type { Rng } from '../rng.ts';
+import { hashSeed, makeRng, type Rng } from '../rng.ts';
 import {
   type Country,
   type DateStyle,
@@ -73,6 +73,29 @@ export interface Letterhead {
 }
 
 /**
+ * Slogans printed beside a company's name: a sentence in a letterhead that is nobody's name,
+ * so the scorer learns a company is not whatever stands next to its logo. Several languages,
+ * as sellers print them.
+ */
+const TAGLINES = [
+  'Quality you can trust.',
+  'Your partner in growth',
+  'Service with a smile!',
+  'We make it simple.',
+  'Since 1987',
+  'Built to last.',
+  'Everything for a smile.',
+  'Dat regelen we voor je.',
+  'Gewoon goed geregeld.',
+  'Wir machen das.',
+  'Qualität seit 1952',
+  'Toujours à votre service.',
+  'La qualité avant tout',
+  'Fresh ideas, delivered.',
+  'Think local. Buy local.',
+];
+
+/**
  * Logo and company block at the top of a page: logo left with the text beside it, logo
  * right, or centred text under a centred logo.
  */
@@ -103,6 +126,10 @@ export function letterhead(
   }
   const nameSize = rng.pick([13, 14, 16]);
   const small = 8.5;
+  // Its own stream, so documents drawn before taglines existed keep every other draw.
+  const own = makeRng(hashSeed('tagline', o.company, o.lines.join('|')));
+  const tagline = own.chance(0.3) ? own.pick(TAGLINES) : null;
+  const tagSize = small + 1;
   let logo: RegionAnswer | null = null;
   let y = o.y;
   if (align === 'center') {
@@ -121,6 +148,12 @@ export function letterhead(
       },
     );
     y += nameSize + 5;
+    if (tagline) {
+      page.text(o.x + o.w / 2, y + tagSize, tagline, o.fonts.regular, tagSize, {
+        align: 'center',
+      });
+      y += tagSize * 1.5;
+    }
     for (const l of o.lines) {
       page.text(o.x + o.w / 2, y + small, l, o.fonts.regular, small, { align: 'center', color: 0.25 });
       y += small * 1.3;
@@ -133,6 +166,10 @@ export function letterhead(
   const room = align === 'left' ? o.x + o.w - textX : o.w - logoW - 12;
   page.text(textX, ty + nameSize, o.company, o.fonts.bold, fitSize(o.company, o.fonts.bold, nameSize, room));
   ty += nameSize + 5;
+  if (tagline) {
+    page.text(textX, ty + tagSize, tagline, o.fonts.regular, tagSize);
+    ty += tagSize * 1.5;
+  }
   for (const l of o.lines) {
     page.text(textX, ty + small, l, o.fonts.regular, small, { color: 0.25 });
     ty += small * 1.3;

@@ -197,6 +197,14 @@ async function generate(seed: number) {
   const at: Record<string, Ev> = {};
   const images: RegionAnswer[] = [];
 
+  // The customer named again elsewhere (own stream, so the rest of the document is drawn as
+  // before): uncaptioned after the totals, or captioned there ("Licensed To:", "Customer:")
+  // while its block at the top stands without a caption, as on many online-service receipts.
+  // Either way only the captioned mention tells whose name it is.
+  const again = makeRng(hashSeed('invoice-buyer-again', seed));
+  const buyerAgain = again.chance(0.6)
+    ? again.pick(['uncaptioned', 'uncaptioned', 'captioned'] as const)
+    : null;
   // Letterhead; in the 'parties' layout the seller's block sits in a column under a heading
   // beside the customer's, and only a logo stands at the top.
   const sellerLines = [...sellerAddr.lines, `Tel. ${phone(rng, country)}`, websiteFor(seller)];
@@ -269,7 +277,8 @@ async function generate(seed: number) {
   };
   // The 'parties' layout printed both blocks already.
   const billTo = producer === 'parties' ? [] : [buyer, ...buyerAddr.lines];
-  const billLabel = producer === 'parties' ? '' : rng.pick(words.billTo);
+  const pickedBillLabel = producer === 'parties' ? '' : rng.pick(words.billTo);
+  const billLabel = buyerAgain === 'captioned' ? '' : pickedBillLabel;
   if (producer === 'boxed' || producer === 'columns') {
     // Fields across the page, label in a box corner, above the box, or above the value.
     const style: FieldStyle = producer === 'boxed' ? rng.pick(['boxCorner', 'boxAbove'] as const) : 'below';
@@ -393,6 +402,19 @@ async function generate(seed: number) {
     flow.line(ml);
     at.method = ev(flow.pageNo, method);
   }
+  if (buyerAgain === 'captioned') {
+    flow.line(`${again.pick(['Licensed To:', 'Customer:', 'Sold to:', 'Billed to:', 'Client:'])} ${buyer}`);
+  } else if (buyerAgain === 'uncaptioned') {
+    flow.line(
+      again.pick([
+        `Account: ${buyer}`,
+        buyer,
+        `Prepared for ${buyer}`,
+        `Project: ${buyer} support`,
+        `Contact: ${again.pick(['A. Novak', 'J. Smith', 'M. Rossi'])}, ${buyer}`,
+      ]),
+    );
+  }
   // Terms that speak of payment whether or not this invoice is paid: the status line, not
   // these, answers "has it been paid?".
   const terms = rng
@@ -431,6 +453,8 @@ async function generate(seed: number) {
       'Invoice no.',
       'Which reference number identifies this invoice?',
       'Give the invoice reference.',
+      // A fallback the document does not need: it has an invoice number beside its order refs.
+      'What is the invoice number? If the document has no invoice number, give its order reference.',
     ],
     invoiceNo,
     at.no,

@@ -274,7 +274,13 @@ async function generate(seed: number) {
   const q = new Questions();
   q.text(
     'po_no',
-    ['What is the purchase order number?', 'PO no.', 'Which order number is on this PO?'],
+    [
+      'What is the purchase order number?',
+      'PO no.',
+      'Which order number is on this PO?',
+      // A fallback the document needs: it has no invoice number.
+      'What is the invoice number? If there is none, give the order number.',
+    ],
     poNo,
     at.no,
   );

@@ -243,7 +243,12 @@ async function generate(seed: number) {
   );
   q.text(
     'receipt_ref',
-    ['What is the receipt number?', 'Receipt no.', 'Transaction number on the slip'],
+    [
+      'What is the receipt number?',
+      'Receipt no.',
+      'Transaction number on the slip',
+      'What is the invoice number? If there is none (a till receipt), give the receipt or transaction number.',
+    ],
     receiptNo,
     at.no,
   );
