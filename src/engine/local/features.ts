@@ -280,7 +280,7 @@ export function pictureWords(index: DocIndex, c: TypedCandidate): string {
   return words.join(' ');
 }
 
-/** "Licensed To: SimFin GmbH" read as one candidate: the caption's side and the value after it. */
+/** "Licensed To: Acme GmbH" read as one candidate: the caption's side and the value after it. */
 const CAPTIONED = /^([^:]{2,40}):\s*(\S.*)$/s;
 
 /**

@@ -26,7 +26,7 @@ export interface Query {
 
 export const RELATED_WEIGHT = 0.35;
 const FALLBACK_WEIGHT = 0.5;
-/** A conditional fallback: "If the document has no invoice number, give its order reference." */
+/** A conditional fallback: "If the form has no case number, give its file reference." */
 const FALLBACK =
   /\bif\b[^.?,]*\b(?:no|not|none|without|missing|absent|lacks?)\b[^.?]*?,\s*(?:then\s+)?(?:give|use|return|answer with|report|take)\b([^.?]*)[.?]?/g;
 

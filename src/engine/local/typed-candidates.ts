@@ -382,7 +382,7 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
         text,
         traits: textTraits(text),
       });
-      // "RE: Price adjustment", "Licensed To: SimFin GmbH": the value after its own caption
+      // "RE: Price adjustment", "Licensed To: Acme GmbH": the value after its own caption
       // too, so the caption is read as its label (left of it) rather than as part of it.
       const cap = words.slice(skip, skip + 4).findIndex((w) => /\p{L}.*:$/u.test(w));
       const start = skip + cap + 1;

@@ -86,9 +86,15 @@ async function generate(seed: number) {
   const provAddr = usAddressIn(rng, provState!);
   const clientAddr = usAddressIn(rng, clientState!);
 
+  const formal = `This ${title} (the "Agreement") is ${rng.pick(['made and entered into', 'entered into', 'dated'])} as of ${dayText} (the "Effective Date") by and between ${provider}, ${entityPhrase(rng, provState!)} with offices at ${provAddr.lines.join(', ')} ("${provName}"), and ${client}, ${entityPhrase(rng, clientState!)} with offices at ${clientAddr.lines.join(', ')} ("${clientName}").`;
+  // Many agreements name their parties plainly ("between X and Y."); own stream, so every other
+  // draw of the document stays as it was.
+  const plain = makeRng(hashSeed('contract-plain-parties', seed)).chance(0.3);
   const preamble: Para[] = [
     {
-      text: `This ${title} (the "Agreement") is ${rng.pick(['made and entered into', 'entered into', 'dated'])} as of ${dayText} (the "Effective Date") by and between ${provider}, ${entityPhrase(rng, provState!)} with offices at ${provAddr.lines.join(', ')} ("${provName}"), and ${client}, ${entityPhrase(rng, clientState!)} with offices at ${clientAddr.lines.join(', ')} ("${clientName}").`,
+      text: plain
+        ? `This ${title} is effective as of ${dayText} between ${provider} ("${provName}") and ${client} ("${clientName}").`
+        : formal,
       keys: ['day', 'provider', 'client'],
     },
     {

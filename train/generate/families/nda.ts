@@ -68,9 +68,13 @@ async function generate(seed: number) {
         'Unilateral Non-Disclosure Agreement',
       ]);
   const bAddr = usAddressIn(rng, stateB!);
+  const formal = `This ${title} (this "Agreement") is entered into as of ${dayText} by and between ${a}, ${entityPhrase(rng, stateA!)} ("${labelA}"), and ${b}, ${individual ? `an individual residing at ${bAddr.lines.join(', ')}` : entityPhrase(rng, stateB!)} ("${labelB}").`;
+  // Many agreements name their parties plainly ("between X and Y."); own stream, so every other
+  // draw of the document stays as it was.
+  const plain = makeRng(hashSeed('nda-plain-parties', seed)).chance(0.3);
   const preamble: Para[] = [
     {
-      text: `This ${title} (this "Agreement") is entered into as of ${dayText} by and between ${a}, ${entityPhrase(rng, stateA!)} ("${labelA}"), and ${b}, ${individual ? `an individual residing at ${bAddr.lines.join(', ')}` : entityPhrase(rng, stateB!)} ("${labelB}").`,
+      text: plain ? `This ${title} is effective as of ${dayText} between ${a} and ${b}.` : formal,
       keys: ['day', 'a', 'b'],
     },
   ];
