@@ -313,7 +313,10 @@ function greetedSide(index: DocIndex, c: TypedCandidate): Side {
   return c.value.split(/[\s,]+/).some((w) => greeted.has(w.toUpperCase())) ? -1 : 0;
 }
 
-/** The side (roles.ts) named by a candidate's nearest caption: on its line, above it, or heading its block. */
+/**
+ * The side (roles.ts) a candidate is on: by its own caption ("Licensed To: …"), the nearest
+ * caption on its line, above it, heading its block or atop it, else by a letter's greeting.
+ */
 export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
   const own = typeof c.value === 'string' ? CAPTIONED.exec(c.value) : null;
