@@ -28,6 +28,7 @@ import {
   logit,
   type Platt,
   probability,
+  rankOrder,
   type Scorer,
   type ScorerModel,
   sigmoid,
@@ -304,7 +305,7 @@ const isNullGold = (g: GoldAnswer) => g === null || (Array.isArray(g) && g.lengt
 
 /** The top candidate's probability and whether answering with it is right, per example. */
 function outcomes(prepared: Prepared[], group: Group, m: Scorer, ranker?: Boosted) {
-  const order = (x: ArrayLike<number>) => (ranker ? linear(ranker, x) + linear(m, x) : probability(m, x));
+  const order = (x: ArrayLike<number>) => rankOrder(m, ranker, x);
   return prepared
     .filter((p) => p.group === group)
     .map((p) => {

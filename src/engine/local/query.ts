@@ -61,7 +61,7 @@ export function analyzeQuery(prompt: string): Query {
   const weights = new Map<string, number>();
   for (const t of contentStems(fallback)) weights.set(t, FALLBACK_WEIGHT);
   for (const t of contentStems(asked)) weights.set(t, 0.8);
-  for (const t of terms) weights.set(t, own.has(t) ? 1 : 0.8);
+  for (const t of own) weights.set(t, 1);
   for (const t of excluded) if (!terms.includes(t)) weights.delete(t);
   // The question's own words in another language count as the words themselves.
   for (const word of rawTokens(head)) {
