@@ -5,7 +5,10 @@
  * accuracy per family and per question, ECE, citation page accuracy and cells/s; exits 1
  * when the mean is under 0.80, a family under 0.60 or ECE over 0.10.
  *
- *   npm run eval:lofo -- [--train 16] [--test 8] [--family invoice,receipt]
+ *   npm run eval:lofo -- [--train 16] [--test 8] [--family invoice,receipt] [--save DIR]
+ *
+ * --save writes each family's model to DIR/<family>.json, for `node train/diagnose.ts
+ * --family <family> --weights DIR/<family>.json`.
  */
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,6 +29,7 @@ const { values: args } = parseArgs({
     test: { type: 'string', default: '8' },
     family: { type: 'string' },
     verbose: { type: 'boolean', short: 'v', default: false },
+    save: { type: 'string' },
   },
 });
 const MEAN_TARGET = 0.8;
@@ -60,6 +64,10 @@ for (const family of FAMILIES) {
     prepared.filter((p) => p.ex.family !== family.name),
     scaffold,
   );
+  if (args.save) {
+    mkdirSync(args.save, { recursive: true });
+    writeFileSync(path.join(args.save, `${family.name}.json`), JSON.stringify(model));
+  }
   const tests: Example[] = [];
   let turn = 0;
   for (const doc of await generatedDocs('test', Number(args.test), [family.name])) {

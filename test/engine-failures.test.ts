@@ -691,4 +691,22 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect.soft(looseIncludes(String(about.value?.value ?? ''), subject), show(about)).toBe(true);
     expectQuotesWritten(about, id, [lines], 'subject');
   });
+  // A question's verb and the caption's noun are forms of one word ("issued" / "Issuer"); nothing
+  // else in the question names the caption, and the other company is printed first.
+  it(`2.2 text_quote: "which organisation issued it" answers the value captioned "Issuer" (seed ${SEED})`, async () => {
+    const rng = rngFor('derivations');
+    const [holder, issuer] = rng.sample(COMPANIES, 2) as [string, string];
+    const lines = [
+      'CERTIFICATE OF COMPLIANCE',
+      `Certificate No. CC-${rng.int(10_000, 99_999)}`,
+      `Holder: ${holder}`,
+      `Issuer: ${issuer}`,
+      `Date of issue: ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2025`,
+      'This certifies that the organisation named above meets the requirements of the standard.',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'certificate.pdf');
+    const by = await answer(id, { prompt: 'Which organisation issued it?', outputType: 'text_quote' });
+    expect(looseIncludes(String(by.value?.value ?? ''), issuer), show(by)).toBe(true);
+    expectQuotesWritten(by, id, [lines], 'issuer');
+  });
 });
