@@ -691,4 +691,27 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect.soft(looseIncludes(String(about.value?.value ?? ''), subject), show(about)).toBe(true);
     expectQuotesWritten(about, id, [lines], 'subject');
   });
+  // A series written in one line is read whole: a reader who takes one member as a party takes
+  // the others joined to it by a comma or "and".
+  it(`2.2 list_scalar / 2.4: the parties named in one sentence ("between X, Y and Z") are each an item, each cited (seed ${SEED})`, async () => {
+    const rng = rngFor('series');
+    const parties = rng.sample(COMPANIES, 3) as [string, string, string];
+    const lines = [
+      'JOINT VENTURE AGREEMENT',
+      `This Agreement is made on ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024 between`,
+      `${parties[0]}, ${parties[1]}`,
+      `and ${parties[2]}.`,
+      'The parties agree to share the costs of the venture in equal parts.',
+      `This Agreement shall be governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'venture.pdf');
+    const cell = await answer(id, {
+      prompt: 'Who are the parties to this agreement?',
+      outputType: 'list_scalar',
+    });
+    const items = ((cell.value?.value as string[] | undefined) ?? []).map(loose);
+    expect([...items].sort(), show(cell)).toEqual(parties.map(loose).sort());
+    expect((cell.citations as Json[]).length, show(cell)).toBe(3);
+    expectQuotesWritten(cell, id, [lines], 'parties');
+  });
 });

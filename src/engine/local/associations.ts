@@ -83,6 +83,18 @@ export class AssociationCounter {
       for (const l of stems) into.set(`${p}|${l}`, (into.get(`${p}|${l}`) ?? 0) + 1);
   }
 
+  /** A counter holding the counts of all the given ones. */
+  static sum(counters: readonly AssociationCounter[]): AssociationCounter {
+    const out = new AssociationCounter();
+    for (const c of counters) {
+      out.totalPos += c.totalPos;
+      out.totalNeg += c.totalNeg;
+      for (const [k, v] of c.pos) out.pos.set(k, (out.pos.get(k) ?? 0) + v);
+      for (const [k, v] of c.neg) out.neg.set(k, (out.neg.get(k) ?? 0) + v);
+    }
+    return out;
+  }
+
   table(group: string, minCount = 12): Associations {
     const base = (this.totalPos + 1) / (this.totalNeg + 1);
     const out: Associations = {};

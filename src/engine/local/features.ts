@@ -208,6 +208,7 @@ export const FEATURES: readonly string[] = [
   'roleOther',
   'roleSameElsewhere',
   'roleOtherElsewhere',
+  'roleGreeted',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -484,6 +485,8 @@ export function featuresOf(
     const asked = query.role === 1 ? 1 : 2;
     set('roleSameElsewhere', seen & asked ? 1 : 0);
     set('roleOtherElsewhere', seen & (3 ^ asked) ? 1 : 0);
+    // The greeted name itself, not just anything in the addressee's block (its company, street).
+    set('roleGreeted', query.role === -1 && greetedSide(index, c) === -1 ? 1 : 0);
   }
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);

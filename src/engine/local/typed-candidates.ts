@@ -236,7 +236,8 @@ function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       .slice(k, end + 1)
       .join(' ')
       .replace(/[,;:()]+$/g, '')
-      .replace(/\.$/, (d) => (isOrgSuffix(words[end]!) ? d : ''));
+      // A legal form keeps its dot ("S.p.A.", "B.V."), also before a comma ("S.p.A., Via Roma").
+      .replace(/\.$/, (d) => (isOrgSuffix(words[end]!.replace(/[,;:()]+$/, '')) ? d : ''));
     if (/\p{L}{2}/u.test(text)) {
       out.push({ source: 'name', at: located(unit, k, end), value: text, text, traits: textTraits(text) });
       // The name without a leading title word ("State of X" → "X") is a candidate too.
