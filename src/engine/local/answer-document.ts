@@ -351,13 +351,13 @@ function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor
   return out;
 }
 
-/** Words that join the members of a series written in one line ("X and Y", "X, Y & Z"). */
+/** Words that join the members of a series ("X and Y", "X, Y & Z"). */
 const SERIES_JOIN = /^(?:,|;|&|and|,\s*and|und|et|en|y)$/i;
 
 /**
  * The other members of a series the item is written in: candidates of the same kind in the same
- * line, separated from it by nothing but a comma or "and" ("between Acme Corp and Beta LLC"). A
- * reader who takes one member as an entry takes the others.
+ * sentence or line, separated from it by nothing but a comma or "and" ("between Acme Corp and
+ * Beta LLC"). A reader who takes one member as an entry takes the others.
  */
 function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
   if (item.cand.picture) return [];
