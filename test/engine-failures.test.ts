@@ -691,8 +691,8 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect.soft(looseIncludes(String(about.value?.value ?? ''), subject), show(about)).toBe(true);
     expectQuotesWritten(about, id, [lines], 'subject');
   });
-  // A series written in one line is read whole: a reader who takes one member as a party takes
-  // the others joined to it by a comma or "and".
+  // A series written in one sentence is read whole: a reader who takes one member as a party
+  // takes the others joined to it by a comma or "and", though the sentence runs over lines.
   it(`2.2 list_scalar / 2.4: the parties named in one sentence ("between X, Y and Z") are each an item, each cited (seed ${SEED})`, async () => {
     const rng = rngFor('series');
     const parties = rng.sample(COMPANIES, 3) as [string, string, string];

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { stem } from '../text/tokenize.ts';
 
 /**
- * Related words from a general-purpose lexicon (WordNet 3.1 synonyms and hypernyms, built by
- * `npm run build:synonyms`), keyed by Porter stem. Nothing here is specific to any document set.
+ * Related words from a general-purpose lexicon (WordNet 3.1 synonyms and derived forms of a
+ * word, built by `npm run build:synonyms`), keyed by Porter stem. Nothing here is specific to any document set.
  */
 let table: Record<string, string[]> | null = null;
 
