@@ -693,12 +693,12 @@ describe('local engine on documents it has never seen, through the upload pipeli
   });
   // A series written in one sentence is read whole: a reader who takes one member as a party
   // takes the others joined to it by a comma or "and", though the sentence runs over lines.
-  it(`2.2 list_scalar / 2.4: the parties named in one sentence ("between X, Y and Z") are each an item, each cited (seed ${SEED})`, async () => {
+  it(`2.2 list_scalar / 2.4: the parties named in one sentence ("among X, Y and Z") are each an item, each cited (seed ${SEED})`, async () => {
     const rng = rngFor('series');
     const parties = rng.sample(COMPANIES, 3) as [string, string, string];
     const lines = [
       'JOINT VENTURE AGREEMENT',
-      `This Agreement is made on ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024 between`,
+      `This Agreement is made on ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024 among`,
       `${parties[0]}, ${parties[1]}`,
       `and ${parties[2]}.`,
       'The parties agree to share the costs of the venture in equal parts.',

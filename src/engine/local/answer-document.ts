@@ -368,7 +368,10 @@ function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
     Array.from({ length: Math.max(0, to - from) }, (_, k) => word(from + k)).join(' ');
   return e.scored.filter((s) => {
     const b = s.cand.at;
-    if (s === item || s.p < floor || s.cand.source !== item.cand.source) return false;
+    if (s === item || s.cand.source !== item.cand.source) return false;
+    // A company listed with a company needs no score of its own: the series vouches for it.
+    const companies = s.cand.traits.orgSuffix === 1 && item.cand.traits.orgSuffix === 1;
+    if (s.p < floor && !companies) return false;
     if (b.page !== at.page || b.unit !== at.unit) return false;
     const [first, second] = b.from > at.to ? [at, b] : b.to < at.from ? [b, at] : [null, null];
     if (!first || !second) return false;
