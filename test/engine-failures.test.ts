@@ -8,7 +8,16 @@
  * Reproduce a run with ENGINE_TEST_SEED=<seed printed at the start and in each test name>.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPANIES, hashSeed, makeReport, makeRng, PEOPLE, type Rng, STATES } from './fixtures/contract.ts';
+import {
+  COMPANIES,
+  hashSeed,
+  makePlacedTextPdf,
+  makeReport,
+  makeRng,
+  PEOPLE,
+  type Rng,
+  STATES,
+} from './fixtures/contract.ts';
 import { makeTextPdf } from './fixtures/pdf.ts';
 import { type Harness, startHarness, type TestWorkspace } from './helpers/harness.ts';
 import { api, type Json } from './helpers/runs.ts';
@@ -713,5 +722,97 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect([...items].sort(), show(cell)).toEqual(parties.map(loose).sort());
     expect((cell.citations as Json[]).length, show(cell)).toBe(3);
     expectQuotesWritten(cell, id, [lines], 'parties');
+  });
+  // An account number printed in spaced groups is one identifier: answered and quoted whole,
+  // whether a caption precedes it or a sentence carries it.
+  it(`2.2 text_quote / 2.4: an IBAN written in spaced groups is answered whole, after a caption and inside a sentence (seed ${SEED})`, async () => {
+    const rng = rngFor('grouped iban');
+    const letters = 'ABCDEFGHJKLMNPRSTUVWXYZ';
+    const ibanOf = () => {
+      const country = rng.pick(['DE', 'ES', 'FR', 'NL', 'GB']);
+      const digits = Array.from({ length: 18 }, () => String(rng.int(0, 9))).join('');
+      const code = Array.from({ length: 4 }, () => letters[rng.int(0, letters.length - 1)]).join('');
+      return `${country}${rng.int(10, 99)} ${code} ${digits.replace(/(\d{4})(?=\d)/g, '$1 ')}`;
+    };
+    const [bank, holderCompany] = rng.sample(COMPANIES, 2) as [string, string];
+    const [holder] = rng.sample(PEOPLE, 1) as [string];
+    const captioned = ibanOf();
+    const inSentence = ibanOf();
+    const statement = [
+      bank,
+      'ACCOUNT STATEMENT',
+      `Account holder: ${holder}`,
+      `IBAN: ${captioned}`,
+      `Statement date: ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2025`,
+      `Opening balance ${money(rng.int(100_000, 900_000))}`,
+      `Closing balance ${money(rng.int(100_000, 900_000))}`,
+    ];
+    const notice = [
+      holderCompany,
+      'PAYMENT INSTRUCTIONS',
+      `Please pay into account ${inSentence} by the due date.`,
+      'Quote the invoice number with every payment.',
+    ];
+    const [statementId, noticeId] = [
+      await upload(await makeTextPdf([statement], { fontSize: FONT_SIZE }), 'statement.pdf'),
+      await upload(await makeTextPdf([notice], { fontSize: FONT_SIZE }), 'notice.pdf'),
+    ];
+    const [a1, a2] = await answers([statementId, noticeId], {
+      prompt: 'What is the account number (IBAN)?',
+      outputType: 'text_quote',
+    });
+    expect(a1!.value?.value, show(a1!)).toBe(captioned);
+    expect(a2!.value?.value, show(a2!)).toBe(inSentence);
+    expectQuotesWritten(a1!, statementId, [statement], 'captioned IBAN');
+    expectQuotesWritten(a2!, noticeId, [notice], 'IBAN in a sentence');
+  });
+  // A table cell is named by its row and its column together: "Online in Q3" is the cell under
+  // "Q3" on the row "Online", not the row's first figure nor the Q3 figure of another row.
+  it(`2.2 number / 2.4: a table cell asked by its row and column headers is answered and cited (seed ${SEED})`, async () => {
+    const rng = rngFor('table cell');
+    const company = rng.pick(COMPANIES);
+    const rows = rng.sample(
+      ['Online', 'Retail stores', 'Wholesale', 'Licensing', 'Field sales', 'Partners'],
+      4,
+    );
+    const columns = ['Q1', 'Q2', 'Q3', 'Q4'];
+    const values = rows.map(() => columns.map(() => rng.int(1_000, 9_999)));
+    const thousands = (n: number) => n.toLocaleString('en-US');
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: company, size: 16 },
+      { x: 72, top: 110, text: 'Quarterly Operations Report', size: 14 },
+      { x: 72, top: 150, text: 'Revenue grew in most channels while costs were held flat.' },
+      { x: 72, top: 190, text: 'Channel' },
+      ...columns.map((c, j) => ({ x: 250 + j * 70, top: 190, text: c })),
+    ];
+    rows.forEach((r, i) => {
+      placed.push({ x: 72, top: 212 + i * 20, text: r });
+      for (const [j] of columns.entries()) {
+        placed.push({ x: 250 + j * 70, top: 212 + i * 20, text: thousands(values[i]![j]!) });
+      }
+    });
+    placed.push({
+      x: 72,
+      top: 212 + rows.length * 20 + 16,
+      text: 'Table 1: Revenue by channel (EUR thousands)',
+    });
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'report.pdf');
+    // Neither the first row nor the first column, so the row's first figure and the column's top one are wrong.
+    for (const [i, j] of [
+      [rng.int(1, 3), rng.int(1, 3)],
+      [rng.int(1, 3), rng.int(1, 3)],
+    ] as const) {
+      const cell = await answer(id, {
+        prompt: `What was the revenue for ${rows[i]} in ${columns[j]}?`,
+        outputType: 'number',
+      });
+      expect(cell.value?.value, show(cell)).toBe(values[i]![j]);
+      expect(
+        (cell.citations as Json[]).map((c) => c.quote),
+        show(cell),
+      ).toEqual([thousands(values[i]![j]!)]);
+      expectQuotesWritten(cell, id, [lines], 'table cell');
+    }
   });
 });

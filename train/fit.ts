@@ -28,9 +28,9 @@ import {
   logit,
   type Platt,
   probability,
-  rankOrder,
   type Scorer,
   type ScorerModel,
+  scoreOf,
   sigmoid,
 } from '../src/engine/local/model.ts';
 import { nearbyOf } from '../src/engine/local/nearby.ts';
@@ -305,13 +305,12 @@ const isNullGold = (g: GoldAnswer) => g === null || (Array.isArray(g) && g.lengt
 
 /** The top candidate's probability and whether answering with it is right, per example. */
 function outcomes(prepared: Prepared[], group: Group, m: Scorer, ranker?: Boosted) {
-  const order = (x: ArrayLike<number>) => rankOrder(m, ranker, x);
   return prepared
     .filter((p) => p.group === group)
     .map((p) => {
       const ranked = p.e.scored
-        .map((s, i) => ({ i, p: probability(m, s.x), r: order(s.x), x: s.x }))
-        .sort((a, b) => b.r - a.r);
+        .map((s, i) => ({ i, ...scoreOf(m, ranker, s.x), x: s.x }))
+        .sort((a, b) => b.rank - a.rank);
       const best = ranked[0]?.i ?? -1;
       const bestP = ranked[0]?.p ?? 0;
       return {
@@ -448,6 +447,14 @@ function learnAssociations(prepared: Prepared[]): Associations {
   return final;
 }
 
+/**
+ * The scorers and rankers are averages of three fits whose trees each draw half the features:
+ * no one strong feature carries every tree. Measured against one fit: leave-one-family-out on
+ * four families 0.462 -> 0.474 (ECE 0.288 -> 0.260, with bags on 70% of the questions); on dev
+ * and the real invoices, bags on every question kept more (154 and 89 right against 151 and 86).
+ */
+const BAGGED = { ...DEFAULT_BOOST, bags: 3, colShare: 0.5 };
+
 export type Learner = 'boosted' | 'logistic';
 
 export function fitModel(
@@ -464,7 +471,7 @@ export function fitModel(
       r.x.length <= 20
         ? scaffold.groups[g]
         : learner === 'boosted'
-          ? fitBoosted(r.x, r.y, FEATURE_COUNT, rounds ? { ...DEFAULT_BOOST, rounds } : DEFAULT_BOOST)
+          ? fitBoosted(r.x, r.y, FEATURE_COUNT, rounds ? { ...DEFAULT_BOOST, rounds } : BAGGED, r.q)
           : fitLogistic(r, FEATURE_COUNT);
     // A first, shorter fit on random negatives guides the choice of hard negatives for the real one.
     const randomRows = rowsOf(prepared, g);
@@ -473,8 +480,14 @@ export function fitModel(
     rowCounts[g] = rows.x.length;
     const lr = fitGroup(rows);
     // The ranker picks its hard negatives with a guide of its own kind.
-    const fitRanker = (r: Rows, rounds = DEFAULT_BOOST.rounds) =>
-      fitBoosted(r.x, r.y, FEATURE_COUNT, { ...DEFAULT_BOOST, rounds, listwise: LISTWISE }, r.q);
+    const fitRanker = (r: Rows, rounds?: number) =>
+      fitBoosted(
+        r.x,
+        r.y,
+        FEATURE_COUNT,
+        { ...(rounds ? { ...DEFAULT_BOOST, rounds } : BAGGED), listwise: LISTWISE },
+        r.q,
+      );
     const ranker =
       RANKED.has(g) && learner === 'boosted' && rows.x.length > 20
         ? fitRanker(rowsOf(prepared, g, fitRanker(randomRows, 40)))

@@ -6,6 +6,7 @@
  * the same rows give the same trees.
  */
 import type { Boosted, Tree } from '../src/engine/local/model.ts';
+import { hashSeed } from './generate/rng.ts';
 
 export interface BoostOptions {
   rounds: number;
@@ -22,6 +23,19 @@ export interface BoostOptions {
    * question's candidates, which is what picks the answer; the logistic term stays beside it.
    */
   listwise?: number;
+  /**
+   * Bagging: fit this many models, each on a share of the questions (`groups`), and average them
+   * (their trees joined, leaf values divided by the count). One fit's ranking moves with which
+   * documents it saw; the average moves less, which is what unseen families need.
+   */
+  bags?: number;
+  /** Share of questions each bag sees (all by default: the bags then differ by their features). */
+  bagShare?: number;
+  /**
+   * Share of the features each tree may split on, drawn per tree: no single strong feature
+   * (a label word seen in training families) gets to carry every tree.
+   */
+  colShare?: number;
 }
 
 export const DEFAULT_BOOST: BoostOptions = {
@@ -75,6 +89,40 @@ export function fitBoosted(
   opts: BoostOptions = DEFAULT_BOOST,
   groups?: readonly number[],
 ): Boosted {
+  const bags = opts.bags ?? 1;
+  if (bags <= 1 || !groups) return fitOne(x, y, dims, opts, groups);
+  const share = opts.bagShare ?? 1;
+  const fits: Boosted[] = [];
+  for (let k = 0; k < bags; k++) {
+    const keep: number[] = [];
+    for (let r = 0; r < x.length; r++) if (hashSeed('bag', k, groups[r]!) % 1000 < share * 1000) keep.push(r);
+    fits.push(
+      fitOne(
+        keep.map((r) => x[r]!),
+        keep.map((r) => y[r]!),
+        dims,
+        opts,
+        keep.map((r) => groups[r]!),
+        k,
+      ),
+    );
+  }
+  const round = (v: number) => Math.round(v * 1e5) / 1e5;
+  return {
+    kind: 'boosted',
+    base: round(fits.reduce((s, f) => s + f.base, 0) / bags),
+    trees: fits.flatMap((f) => f.trees.map((t) => ({ ...t, value: t.value.map((v) => round(v / bags)) }))),
+  };
+}
+
+function fitOne(
+  x: Float32Array[],
+  y: number[],
+  dims: number,
+  opts: BoostOptions = DEFAULT_BOOST,
+  groups?: readonly number[],
+  seed = 0,
+): Boosted {
   const n = x.length;
   const cuts = quantileCuts(x, dims, opts.bins);
   const nb = opts.bins + 1;
@@ -88,8 +136,22 @@ export function fitBoosted(
   const g = new Float64Array(n);
   const h = new Float64Array(n);
   const trees: Tree[] = [];
-  const histG = new Float64Array(dims * nb);
-  const histH = new Float64Array(dims * nb);
+  // Histogram of a node's rows: gradient and hessian sums per feature bin, interleaved.
+  let cols = Int32Array.from({ length: dims }, (_, f) => f);
+  const histogram = (rows: Uint32Array): Float64Array => {
+    const hist = new Float64Array(dims * nb * 2);
+    for (const r of rows) {
+      const gr = g[r]!;
+      const hr = h[r]!;
+      const at = r * dims;
+      for (const f of cols) {
+        const k = (f * nb + binned[at + f]!) * 2;
+        hist[k]! += gr;
+        hist[k + 1]! += hr;
+      }
+    }
+    return hist;
+  };
   for (let round = 0; round < opts.rounds; round++) {
     for (let r = 0; r < n; r++) {
       const p = 1 / (1 + Math.exp(-margin[r]!));
@@ -98,7 +160,16 @@ export function fitBoosted(
     }
     if (opts.listwise && groups) addListwise(margin, y, groups, g, h, opts.listwise);
     const tree: Tree = { feature: [], threshold: [], left: [], right: [], value: [] };
-    const grow = (rows: Uint32Array, depth: number): number => {
+    if (opts.colShare && opts.colShare < 1) {
+      const share = opts.colShare;
+      cols = Int32Array.from(
+        Array.from({ length: dims }, (_, f) => f).filter(
+          (f) => hashSeed('col', seed, round, f) % 1000 < share * 1000,
+        ),
+      );
+    }
+    // A child's histogram is its parent's minus its sibling's, so only the smaller child is summed.
+    const grow = (rows: Uint32Array, depth: number, hist: Float64Array | null): number => {
       const id = tree.feature.length;
       tree.feature.push(-1);
       tree.threshold.push(0);
@@ -116,29 +187,18 @@ export function fitBoosted(
         return id;
       };
       if (depth >= opts.depth || rows.length < 4 || H < 2 * opts.minHessian) return leaf();
-      histG.fill(0);
-      histH.fill(0);
-      for (const r of rows) {
-        const gr = g[r]!;
-        const hr = h[r]!;
-        const at = r * dims;
-        for (let f = 0; f < dims; f++) {
-          const k = f * nb + binned[at + f]!;
-          histG[k]! += gr;
-          histH[k]! += hr;
-        }
-      }
+      const own = hist ?? histogram(rows);
       const parent = (G * G) / (H + opts.lambda);
       let bestGain = 1e-6;
       let bestF = -1;
       let bestBin = -1;
-      for (let f = 0; f < dims; f++) {
+      for (const f of cols) {
         const nCuts = cuts[f]!.length;
         let gl = 0;
         let hl = 0;
         for (let b = 0; b < nCuts; b++) {
-          gl += histG[f * nb + b]!;
-          hl += histH[f * nb + b]!;
+          gl += own[(f * nb + b) * 2]!;
+          hl += own[(f * nb + b) * 2 + 1]!;
           const hr = H - hl;
           if (hl < opts.minHessian || hr < opts.minHessian) continue;
           const gr = G - gl;
@@ -163,13 +223,24 @@ export function fitBoosted(
       }
       tree.feature[id] = bestF;
       tree.threshold[id] = cuts[bestF]![bestBin]!;
-      tree.left[id] = grow(leftRows, depth + 1);
-      tree.right[id] = grow(rightRows, depth + 1);
+      let leftHist: Float64Array | null = null;
+      let rightHist: Float64Array | null = null;
+      if (depth + 1 < opts.depth) {
+        const small = leftRows.length <= rightRows.length ? leftRows : rightRows;
+        const smallHist = histogram(small);
+        const bigHist = own;
+        for (let k = 0; k < bigHist.length; k++) bigHist[k]! -= smallHist[k]!;
+        if (small === leftRows) [leftHist, rightHist] = [smallHist, bigHist];
+        else [leftHist, rightHist] = [bigHist, smallHist];
+      }
+      tree.left[id] = grow(leftRows, depth + 1, leftHist);
+      tree.right[id] = grow(rightRows, depth + 1, rightHist);
       return id;
     };
     grow(
       Uint32Array.from({ length: n }, (_, i) => i),
       0,
+      null,
     );
     for (let r = 0; r < n; r++) margin[r]! += treeValue(tree, x[r]!);
     trees.push(tree);

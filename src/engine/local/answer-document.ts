@@ -12,7 +12,7 @@ import {
   valueKey,
   valueSides,
 } from './features.ts';
-import { calibrate, logit, probability, rankScore, type ScorerModel } from './model.ts';
+import { calibrate, logit, probability, type ScorerModel, scoreOf } from './model.ts';
 import { analyzeQuery, type Query } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
@@ -70,12 +70,7 @@ export function examine(
     return x;
   });
   fillRelative(xs, ctx);
-  const ranked = cands.map((cand, i) => ({
-    cand,
-    x: xs[i]!,
-    p: probability(m, xs[i]!),
-    rank: rankScore(m, xs[i]!),
-  }));
+  const ranked = cands.map((cand, i) => ({ cand, x: xs[i]!, ...scoreOf(m, m.ranker, xs[i]!) }));
   ranked.sort((a, b) => b.rank - a.rank);
   const scored: Scored[] = ranked.map(({ cand, x, p }) => ({ cand, x, p }));
   return { group, ctx, scored };
@@ -108,6 +103,7 @@ export const ANSWERABLE_FEATURES = [
   'candidates',
   'labelUnused',
   'ownLabelShort',
+  'logitGap',
 ] as const;
 
 const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
@@ -123,6 +119,9 @@ export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> 
     pSecond: second,
     margin: top.p - second,
     logitTop: logit(top.p),
+    // How far the top stands out, whatever the scale: an unseen family's probabilities run low
+    // altogether, while one candidate standing far above the rest still marks a stated value.
+    logitGap: Math.min(12, logit(top.p) - logit(second)) / 12,
     labelExact: f('labelExact'),
     geoLeftExact: f('geoLeftExact'),
     geoAboveExact: f('geoAboveExact'),

@@ -163,6 +163,9 @@ export const FEATURES: readonly string[] = [
   'geoAboveGap',
   'geoHeading',
   'geoHeadingExact',
+  'geoColumn',
+  'geoRow',
+  'geoRowXColumn',
   'assocHeading',
   'assocPlace',
   'assocLeftMean',
@@ -290,6 +293,24 @@ const CAPTIONED = /^([^:]{2,40}):\s*(\S.*)$/s;
  */
 const SALUTATION =
   /\b(?:[Dd]ear|DEAR|[Aa]ttn\.?|[Aa]ttention:?|[Ss]ehr geehrter?|[Gg]eachte|[Cc]her|[Cc]h[èe]re)\s+(?:(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Madam|Herr|Frau|[Hh]eer|[Mm]evrouw|Monsieur|Madame)\.?\s+)*((?:\p{Lu}[\p{L}'’-]+\s*){1,3})/gu;
+
+/**
+ * How much of a table header the question names, word for word: its numbers must all be named
+ * ("Week 3" is not named by a question about week 1), so the cell under "Q4" in the row
+ * "Online" answers "Online in Q4" and its neighbours do not.
+ */
+function headerMatch(header: string, prompt: string): number {
+  if (!header) return 0;
+  const stems = contentStems(header);
+  if (stems.length === 0 || stems.length > 8) return 0;
+  const asked = new Set(contentStems(prompt));
+  let hit = 0;
+  for (const s of stems) {
+    if (asked.has(s)) hit++;
+    else if (/\d/.test(s)) return 0;
+  }
+  return hit / stems.length;
+}
 
 function greetedNames(index: DocIndex): Set<string> {
   const hit = index.memo.get('greeted') as Set<string> | undefined;
@@ -445,6 +466,11 @@ export function featuresOf(
   set('geoAboveGap', clip(near.aboveGap / 12));
   set('geoHeading', labelScore(near.heading, query));
   set('geoHeadingExact', labelScore(near.heading, ctx.exact));
+  const column = headerMatch(near.columnHead, query.prompt);
+  const row = headerMatch(near.rowHead, query.prompt);
+  set('geoColumn', column);
+  set('geoRow', row);
+  set('geoRowXColumn', column * row);
   // Two to four capitalised words without a corporate suffix read as a person's name.
   const person =
     typeof c.value === 'string' &&

@@ -75,17 +75,65 @@ export const logit = (p: number) => {
 };
 
 export function linear(m: Scorer, x: ArrayLike<number>): number {
-  if ('kind' in m && m.kind === 'boosted') {
-    let z = m.base;
-    for (const t of m.trees) {
-      let node = 0;
-      while (t.feature[node]! >= 0)
-        node = (x[t.feature[node]!] ?? 0) <= t.threshold[node]! ? t.left[node]! : t.right[node]!;
-      z += t.value[node]!;
-    }
-    return z;
-  }
+  if ('kind' in m && m.kind === 'boosted') return forestMargin(flatForest(m), x);
   return linearLogistic(m as Logistic, x);
+}
+
+/** A forest's nodes in flat typed arrays: each candidate walks hundreds of trees. */
+interface FlatForest {
+  base: number;
+  roots: Int32Array;
+  feature: Int32Array;
+  threshold: Float64Array;
+  left: Int32Array;
+  right: Int32Array;
+  value: Float64Array;
+}
+
+const flattened = new WeakMap<Boosted, FlatForest>();
+
+function flatForest(m: Boosted): FlatForest {
+  let f = flattened.get(m);
+  if (f) return f;
+  const size = m.trees.reduce((s, t) => s + t.feature.length, 0);
+  f = {
+    base: m.base,
+    roots: new Int32Array(m.trees.length),
+    feature: new Int32Array(size),
+    threshold: new Float64Array(size),
+    left: new Int32Array(size),
+    right: new Int32Array(size),
+    value: new Float64Array(size),
+  };
+  let at = 0;
+  m.trees.forEach((t, i) => {
+    f!.roots[i] = at;
+    for (let n = 0; n < t.feature.length; n++) {
+      f!.feature[at + n] = t.feature[n]!;
+      f!.threshold[at + n] = t.threshold[n]!;
+      f!.left[at + n] = at + t.left[n]!;
+      f!.right[at + n] = at + t.right[n]!;
+      f!.value[at + n] = t.value[n]!;
+    }
+    at += t.feature.length;
+  });
+  flattened.set(m, f);
+  return f;
+}
+
+function forestMargin(f: FlatForest, x: ArrayLike<number>): number {
+  let z = f.base;
+  const { roots, feature, threshold, left, right, value } = f;
+  for (let i = 0; i < roots.length; i++) {
+    let node = roots[i]!;
+    let k = feature[node]!;
+    while (k >= 0) {
+      node = (x[k] ?? 0) <= threshold[node]! ? left[node]! : right[node]!;
+      k = feature[node]!;
+    }
+    z += value[node]!;
+  }
+  return z;
 }
 
 function linearLogistic(m: Logistic, x: ArrayLike<number>): number {
@@ -105,11 +153,16 @@ export const probability = (m: Scorer, x: ArrayLike<number>) => sigmoid(linear(m
  * put a candidate the scorer finds much less likely first (an order date over the invoice date),
  * the sum follows the stronger evidence. Measured on the real invoices: 85 -> 87 of 101 right.
  */
-export const rankScore = (m: GroupModel, x: ArrayLike<number>) => rankOrder(m, m.ranker, x);
+export function scoreOf(
+  m: Scorer,
+  ranker: Boosted | undefined,
+  x: ArrayLike<number>,
+): { p: number; rank: number } {
+  const z = linear(m, x);
+  const p = sigmoid(z);
+  return { p, rank: ranker ? linear(ranker, x) + z : p };
+}
 
-/** rankScore for a scorer and ranker not yet joined into one group model (training). */
-export const rankOrder = (m: Scorer, ranker: Boosted | undefined, x: ArrayLike<number>) =>
-  ranker ? linear(ranker, x) + linear(m, x) : probability(m, x);
 export const calibrate = (c: Platt, p: number) => sigmoid(c.a * logit(p) + c.b);
 
 let loaded: ScorerModel | null = null;

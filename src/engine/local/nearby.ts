@@ -22,7 +22,17 @@ export interface Nearby {
    * without a colon over an address ("Bill to" / name / company), the block's own title.
    */
   blockTop: string;
+  /**
+   * For a number in a table: the header of its column (going up through the numbers above it
+   * to the first cell that is not one) and the label starting its row. A table cell is named by
+   * the two together.
+   */
+  columnHead: string;
+  rowHead: string;
 }
+
+/** A table cell holding an amount rather than a caption ("1,234.50", "(12%)", "EUR 90"). */
+const valueLike = (text: string) => /^[\s\d.,:%()$€£¥+\-–/*]+$/.test(text.replace(/\b[A-Z]{3}\b/g, ''));
 
 /** A horizontal gap, as a share of the page width, that separates columns rather than a label from its value. */
 const WIDE_GAP = 0.3;
@@ -54,6 +64,8 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
   let aboveGap = 0;
   let heading = '';
   let blockTop = '';
+  let columnHead = '';
+  let rowHead = '';
   if (li >= 0) {
     const line = layout.lines[li]!;
     const k = line.words.indexOf(first);
@@ -73,17 +85,37 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     const x0 = page.words[first]!.box[0];
     const x1 = Math.max(page.words[first]!.box[2], page.words[last]!.box[2]);
     const H = page.height || 792;
-    // Far enough for a form box whose caption sits above a signature or a blank.
-    for (let l = li - 1; l >= 0 && l >= li - 8; l--) {
+    // Far enough for a form box whose caption sits above a signature or a blank. A value
+    // captioned on its own line ("Order number: 93550438") takes no caption from above.
+    const captionedLeft = /[:#]$/.test(left);
+    for (let l = li - 1; l >= 0 && l >= li - 8 && !captionedLeft; l--) {
       const up = layout.lines[l]!;
       const gap = ((line.box[1] - up.box[3]) * H) / line.height;
       if (gap > 12) break;
       const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x0) > 0);
       if (seg) {
-        above = seg.text;
-        aboveGap = Math.max(0, gap);
+        // A caption and its own value ("Order number: 93550438") captions nothing below it.
+        if (!/\p{L}:\s+\S/u.test(seg.text)) {
+          above = seg.text;
+          aboveGap = Math.max(0, gap);
+        }
         break;
       }
+    }
+    if (amount) {
+      let prevTop = line.box[1];
+      for (let l = li - 1; l >= 0 && l >= li - 30; l--) {
+        const up = layout.lines[l]!;
+        if ((prevTop - up.box[3]) * H > 2.5 * line.height) break;
+        const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x0) > 0);
+        if (!seg) break;
+        // The first caption up the column heads it; a column of amounts alone is headed by its top cell.
+        columnHead = seg.text;
+        if (!valueLike(seg.text)) break;
+        prevTop = up.box[1];
+      }
+      const start = line.segments[0];
+      if (start && !start.words.includes(first) && /\p{L}{2}/u.test(start.text)) rowHead = start.text;
     }
   }
   if (li > 0) {
@@ -115,7 +147,7 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     }
     if (heading) blockTop = '';
   }
-  const out = { left, above, aboveGap, heading, blockTop };
+  const out = { left, above, aboveGap, heading, blockTop, columnHead, rowHead };
   index.memo.set(key, out);
   return out;
 }

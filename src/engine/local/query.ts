@@ -92,6 +92,7 @@ export function analyzeQuery(prompt: string): Query {
   if (kind === 'date') {
     const d = stem('date');
     weights.set(d, 0.6);
+    for (const f of translationsOf('date')) if (weights.has(stem(f))) weights.set(stem(f), 0.6);
     for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === d) terms.splice(i, 1);
   }
   return {

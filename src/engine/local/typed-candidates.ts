@@ -108,6 +108,25 @@ const isOrgSuffix = (text: string) => ORG_SUFFIX.test(text) || ORG_SUFFIX_CASED.
 /** An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is not part of it. */
 const ID_TOKEN =
   /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/._]*\d[A-Z0-9\-/._]*|\d[A-Z0-9\-/._]*)[.,;:]?$/i;
+/** One group of an identifier written in spaced groups ("DE89 3704 0044", "4532 1234 5678 9010"). */
+const ID_GROUP = /^\+?[A-Z0-9]{1,6}$/;
+/** Spaced groups that read as one identifier: at least two groups, six digits, no lower case. */
+const isGroupedId = (words: readonly string[]) =>
+  words.length >= 2 &&
+  words.every((w) => ID_GROUP.test(w)) &&
+  words.filter((w) => /\d/.test(w)).length >= 2 &&
+  words.join('').replace(/\D/g, '').length >= 6;
+const isGroupHead = (w: string | undefined) => w !== undefined && ID_GROUP.test(w) && /\d/.test(w);
+/**
+ * Where an identifier written in spaced groups that starts at word k ends, or -1. It starts at a
+ * group with a digit ("DE89", not the "TO" of "PAY TO DE89 ...") that no such group precedes.
+ */
+function groupedIdEnd(words: readonly string[], k: number): number {
+  if (!isGroupHead(words[k]) || isGroupHead(words[k - 1])) return -1;
+  let end = k;
+  while (end + 1 < words.length && end - k < 7 && ID_GROUP.test(words[end + 1]!)) end++;
+  return isGroupedId(words.slice(k, end + 1)) ? end : -1;
+}
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
 const DURATION_TEXT = /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
@@ -120,7 +139,10 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
   const words = text.split(/\s+/).filter(Boolean);
   const capital = words.filter((w) => /^[A-Z][\p{L}'’.&-]*[,.]?$/u.test(w)).length;
   return {
-    idShape: words.length <= 2 && words.some((w) => ID_TOKEN.test(w) && /\d/.test(w)) ? 1 : 0,
+    idShape:
+      (words.length <= 2 && words.some((w) => ID_TOKEN.test(w) && /\d/.test(w))) || isGroupedId(words)
+        ? 1
+        : 0,
     nameShape: words.length ? capital / words.length : 0,
     orgSuffix: isOrgSuffix(text.replace(/[,;:]+$/, '')) ? 1 : 0,
     hasDigits: /\d/.test(text) ? 1 : 0,
@@ -202,8 +224,22 @@ function dedupe(cands: TypedCandidate[]): TypedCandidate[] {
 const CONNECTOR = /^(?:of|the|and|&|for|de|du|von|van|da|der|del)$/;
 const CAPITAL = /^[A-Z0-9][\p{L}\p{N}.&'’-]*[,.;:)]?$/u;
 
-/** Runs of capitalised words (names of people, companies, places) inside a unit. */
+/** Runs of capitalised words (names of people, companies, places) inside a unit; read once per unit. */
 function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
+  let byUnit = index.memo.get('names') as Map<number, TypedCandidate[]> | undefined;
+  if (!byUnit) {
+    byUnit = new Map();
+    index.memo.set('names', byUnit);
+  }
+  let names = byUnit.get(unit.id);
+  if (!names) {
+    names = unitNameRuns(index, unit);
+    byUnit.set(unit.id, names);
+  }
+  return names;
+}
+
+function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   const words = wordsOf(index, unit);
   const boxes = unit.words.map((w) => index.doc.pages[unit.page]!.words[w]!.box);
   // A name does not run on to the next printed line (a letterhead's name, then its street).
@@ -230,6 +266,8 @@ function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
     ) {
       // A comma ends a name unless a corporate suffix follows ("Acme, Inc.").
       if (/,$/.test(words[end]!) && !isOrgSuffix(words[end + 1]!)) break;
+      // A company's name ends at its legal form: "Acme Ltd and Beta GmbH" are two names.
+      if (words[end + 1] === 'and' && isOrgSuffix(words[end]!)) break;
       end++;
     }
     const text = words
@@ -291,15 +329,16 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
         traits: textTraits(text),
       });
     }
-    // The first identifier-looking token after the label.
+    // The first identifier-looking token after the label, whole when written in spaced groups.
     for (let k = 0; k < Math.min(words.length, 3); k++) {
       const m = words[k]!.match(ID_TOKEN);
       if (!m) continue;
-      const id = m[1]!.replace(/[.,;:]$/, '');
+      const end = groupedIdEnd(words, k);
+      const id = end > k ? words.slice(k, end + 1).join(' ') : m[1]!.replace(/[.,;:]$/, '');
       if (id.length >= 3 && !LOOKS_LIKE_DATE.test(id)) {
         out.push({
           source: 'identifier',
-          at: { ...c.at, from: c.at.from + k, to: c.at.from + k },
+          at: { ...c.at, from: c.at.from + k, to: c.at.from + Math.max(k, end) },
           value: id,
           text: id,
           traits: textTraits(id),
@@ -331,14 +370,41 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
       traits: textTraits(p.text),
     });
   }
-  // Identifier-looking tokens anywhere ("account ****8934", "Policy AB-12345").
+  out.push(...documentSpans(index));
+  return dedupe(out.filter((c) => !isBareCaption(c.text)));
+}
+
+/**
+ * Identifiers and typed spans anywhere in the document: the same for every question, so read
+ * once per document (a run asks many questions of one document).
+ */
+function documentSpans(index: DocIndex): TypedCandidate[] {
+  const hit = index.memo.get('document-spans') as TypedCandidate[] | undefined;
+  if (hit) return hit;
+  const out: TypedCandidate[] = [];
+  // Identifier-looking tokens anywhere ("account ****8934", "Policy AB-12345"); one written in
+  // spaced groups ("DE89 3704 0044 ...") whole, and not its groups one by one.
   for (const unit of index.units) {
     const words = wordsOf(index, unit);
-    words.forEach((w, k) => {
+    for (let k = 0; k < words.length; k++) {
+      const end = groupedIdEnd(words, k);
+      if (end > k) {
+        const id = words.slice(k, end + 1).join(' ');
+        out.push({
+          source: 'identifier',
+          at: located(unit, k, end),
+          value: id,
+          text: id,
+          traits: textTraits(id),
+        });
+        k = end;
+        continue;
+      }
+      const w = words[k]!;
       const m = w.match(ID_TOKEN);
-      if (!m || !/\d/.test(w)) return;
+      if (!m || !/\d/.test(w)) continue;
       const id = m[1]!.replace(/[.,;:]$/, '');
-      if (id.length < 3 || LOOKS_LIKE_DATE.test(id) || MONEY_TEXT.test(w)) return;
+      if (id.length < 3 || LOOKS_LIKE_DATE.test(id) || MONEY_TEXT.test(w)) continue;
       out.push({
         source: 'identifier',
         at: located(unit, k, k),
@@ -346,17 +412,20 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
         text: id,
         traits: textTraits(id),
       });
-    });
+    }
   }
   // Typed spans, quoted as written.
   for (const c of dateCandidates(index)) out.push(typedText(c));
   for (const c of durationCandidates(index)) out.push(typedText(c));
   for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
-  return dedupe(out.filter((c) => !isBareCaption(c.text)));
+  index.memo.set('document-spans', out);
+  return out;
 }
 
 /** Every short printed line (titles, subject lines, addressees), where its words lie in one unit. */
 function lineCandidates(index: DocIndex): TypedCandidate[] {
+  const hit = index.memo.get('lines') as TypedCandidate[] | undefined;
+  if (hit) return hit;
   const out: TypedCandidate[] = [];
   const unitOf = new Map<string, Passage>();
   for (const u of index.units) for (const w of u.words) unitOf.set(`${u.page}:${w}`, u);
@@ -404,6 +473,7 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
       }
     }
   });
+  index.memo.set('lines', out);
   return out;
 }
 
