@@ -90,19 +90,25 @@ export function fitBoosted(
   groups?: readonly number[],
 ): Boosted {
   const bags = opts.bags ?? 1;
-  if (bags <= 1 || !groups) return fitOne(x, y, dims, opts, groups);
   const share = opts.bagShare ?? 1;
+  if (bags <= 1 || (share < 1 && !groups)) return fitOne(x, y, dims, opts, groups);
   const fits: Boosted[] = [];
   for (let k = 0; k < bags; k++) {
+    // Every question in every bag (the default): the bags differ only by the features their trees draw.
+    if (share >= 1) {
+      fits.push(fitOne(x, y, dims, opts, groups, k));
+      continue;
+    }
     const keep: number[] = [];
-    for (let r = 0; r < x.length; r++) if (hashSeed('bag', k, groups[r]!) % 1000 < share * 1000) keep.push(r);
+    for (let r = 0; r < x.length; r++)
+      if (hashSeed('bag', k, groups![r]!) % 1000 < share * 1000) keep.push(r);
     fits.push(
       fitOne(
         keep.map((r) => x[r]!),
         keep.map((r) => y[r]!),
         dims,
         opts,
-        keep.map((r) => groups[r]!),
+        keep.map((r) => groups![r]!),
         k,
       ),
     );
