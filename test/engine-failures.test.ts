@@ -815,4 +815,51 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(cell, id, [lines], 'table cell');
     }
   });
+  // A family no generated or labelled document comes from: its fields are asked in words its
+  // captions do not repeat ("who will inspect" for "Inspector:", "which firm" for "Contractor:").
+  it(`2.2 text_quote, number, date / 2.4: a building permit, a family training never saw, answers its inspector, contractor, number, fee and expiry from their captions (seed ${SEED})`, async () => {
+    const rng = rngFor('building permit');
+    const [owner, inspector] = rng.sample(PEOPLE, 2) as [string, string];
+    const contractor = rng.pick(COMPANIES);
+    const [city, state] = rng.pick(CITIES);
+    const number = `BP-${rng.int(2019, 2026)}-${String(rng.int(100, 99_999)).padStart(5, '0')}`;
+    const month = rng.int(0, 5);
+    const day = rng.int(1, 28);
+    const year = rng.int(2019, 2026);
+    const fee = rng.int(5_000, 90_000);
+    const valuation = rng.int(1_000_000, 9_000_000);
+    const lines = [
+      `CITY OF ${city.toUpperCase()}`,
+      'Department of Building Safety',
+      `${rng.int(10, 999)} Civic Center Plaza, ${city}, ${state} ${rng.int(10_000, 99_999)}`,
+      'BUILDING PERMIT',
+      `Permit No: ${number}`,
+      `Date Issued: ${MONTHS[month]} ${day}, ${year}`,
+      `Expires: ${MONTHS[month + 6]} ${day}, ${year}`,
+      `Property Owner: ${owner}`,
+      `Site Address: ${rng.int(1, 999)} ${rng.pick(STREETS)}, ${city}, ${state}`,
+      `Contractor: ${contractor}`,
+      `License No: GC-${rng.int(10_000, 99_999)}`,
+      `Description of Work: ${rng.pick(['Rear deck addition', 'Kitchen remodel', 'Detached garage', 'Roof replacement'])}`,
+      `Valuation: ${money(valuation)}`,
+      `Permit Fee: ${money(fee)}`,
+      `Inspector: ${inspector}`,
+      'This permit must be posted at the job site until final inspection.',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'permit.pdf');
+    const expiry = `${year}-${String(month + 7).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+    const asked: [Json, unknown][] = [
+      [{ prompt: 'Who will inspect the work?', outputType: 'text_quote' }, inspector],
+      [{ prompt: 'Which firm will do the work?', outputType: 'text_quote' }, contractor],
+      [{ prompt: 'Permit number', outputType: 'text_quote' }, number],
+      [{ prompt: 'How much is the permit fee?', outputType: 'number' }, fee / 100],
+      [{ prompt: 'When does the permit expire?', outputType: 'date' }, expiry],
+    ];
+    for (const [column, expected] of asked) {
+      const cell = await answer(id, column);
+      expect.soft(cell.value?.value, `${column.prompt}: ${show(cell)}`).toBe(expected);
+      expect.soft((cell.citations as Json[]).length, `${column.prompt}: cited`).toBeGreaterThan(0);
+      expectQuotesWritten(cell, id, [lines], String(column.prompt));
+    }
+  });
 });

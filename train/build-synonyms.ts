@@ -7,7 +7,9 @@
  * misled the rules scorer. Derivations are kept, from nouns, adjectives and verbs alike: they
  * relate one word's forms, not different words, so a question's verb finds the caption's noun
  * ("who issued" → "Issuer", "who receives" → "Recipient", "when does it expire" →
- * "Expiration"). Deterministic: same input, same file.
+ * "Expiration"). The derivations alone also go to model/derivations.json, where the engine
+ * weighs them nearly as the word itself ("inspect" for "Inspector:"), and model/nouns.json
+ * says which nouns name a person, a group or a place. Deterministic: same input, same files.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -70,6 +72,8 @@ const synsets = new Map<string, Synset>();
 for (const pos of DERIVED_POS) for (const [k, v] of readData(pos)) synsets.set(k, v);
 
 const table = new Map<string, Set<string>>();
+/** Derivations alone: one word's forms in other parts of speech ("inspect" → "inspector"). */
+const derivations = new Map<string, Set<string>>();
 for (const pos of DERIVED_POS) {
   for (const line of readFileSync(path.join(dict, `index.${pos}`), 'utf8').split('\n')) {
     if (!line || line.startsWith(' ')) continue;
@@ -90,7 +94,12 @@ for (const pos of DERIVED_POS) {
       for (const d of syn.derived) {
         if (d.from !== at) continue;
         const form = synsets.get(d.to)?.words[d.word - 1];
-        if (form) related.push(form);
+        if (!form) continue;
+        related.push(form);
+        if (isWord(form) && stem(form) !== s) {
+          const set = derivations.get(s) ?? new Set<string>();
+          derivations.set(s, set.add(stem(form)));
+        }
       }
       if (HYPERNYMS) {
         for (const h of syn.hypernyms) {
@@ -120,3 +129,47 @@ const sorted = Object.fromEntries(
 );
 writeFileSync(OUT, `${JSON.stringify(sorted)}\n`);
 console.log(`synonyms: ${table.size} stems → ${OUT}`);
+
+// Derivations both ways ("issuer" ← "issue" → "issuer"), without hub stems.
+for (const [k, set] of [...derivations.entries()]) {
+  for (const w of set) derivations.set(w, (derivations.get(w) ?? new Set()).add(k));
+}
+const DERIVED_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/derivations.json');
+const derivedTable = Object.fromEntries(
+  [...derivations.entries()]
+    .filter(([, v]) => v.size <= HUB)
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([k, v]) => [k, [...v].filter((w) => w.length >= 3).sort()]),
+);
+writeFileSync(DERIVED_OUT, `${JSON.stringify(derivedTable)}\n`);
+console.log(`derivations: ${Object.keys(derivedTable).length} stems → ${DERIVED_OUT}`);
+
+// What a noun names, from the lexicographer file of its first two senses: a person ("approver",
+// "tenant"), a group ("agency", "insurer") or a place. A question asking "which agency" wants a
+// name, whatever the agency; WordNet files every noun so, independently of any document.
+const LEXFILE: Record<number, string> = { 18: 'person', 14: 'group', 15: 'place' };
+/** Physical senses (an object, a body part, a plant...) no document question means: the next sense decides. */
+const PHYSICAL = new Set([3, 5, 8, 13, 17, 20, 27]);
+const lexfileOf = new Map<string, number>();
+for (const line of readFileSync(path.join(dict, 'data.noun'), 'utf8').split('\n')) {
+  if (!line || line.startsWith(' ')) continue;
+  const [offset, lexfile] = line.split(' ');
+  lexfileOf.set(offset!, Number(lexfile));
+}
+const nouns = new Map<string, string>();
+for (const line of readFileSync(path.join(dict, 'index.noun'), 'utf8').split('\n')) {
+  if (!line || line.startsWith(' ')) continue;
+  const parts = line.trim().split(' ');
+  const lemma = parts[0]!;
+  if (!isWord(lemma)) continue;
+  const pointerCount = Number(parts[3]);
+  const [first, second] = parts.slice(6 + pointerCount, 8 + pointerCount).map((o) => lexfileOf.get(o) ?? -1);
+  const sense = PHYSICAL.has(first!) && second !== undefined ? second : first!;
+  const kind = LEXFILE[sense];
+  // Keyed by the word, not its stem: "approver" names a person, "approval" does not.
+  if (kind) nouns.set(lemma, kind);
+}
+const NOUNS_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/nouns.json');
+const nounTable = Object.fromEntries([...nouns.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+writeFileSync(NOUNS_OUT, `${JSON.stringify(nounTable)}\n`);
+console.log(`nouns: ${nouns.size} words → ${NOUNS_OUT}`);

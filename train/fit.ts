@@ -304,10 +304,11 @@ function rowsOf(prepared: Prepared[], group: Group, guide?: Scorer): Rows {
 const isNullGold = (g: GoldAnswer) => g === null || (Array.isArray(g) && g.length === 0);
 
 /** The top candidate's probability and whether answering with it is right, per example. */
-function outcomes(prepared: Prepared[], group: Group, m: Scorer, ranker?: Boosted) {
+function outcomes(prepared: Prepared[], group: Group, scorerOf: (p: Prepared) => GroupScorer) {
   return prepared
     .filter((p) => p.group === group)
     .map((p) => {
+      const { m, ranker } = scorerOf(p);
       const ranked = p.e.scored
         .map((s, i) => ({ i, ...scoreOf(m, ranker, s.x), x: s.x }))
         .sort((a, b) => b.rank - a.rank);
@@ -338,10 +339,10 @@ function bestThreshold(items: { p: number; topRight: boolean; nullGold: boolean 
 }
 
 /** Lists keep every item above the threshold: the one with the best mean F1 of item sets. */
-function bestItemThreshold(prepared: Prepared[], m: Scorer): number {
+function bestItemThreshold(prepared: Prepared[], scorerOf: (p: Prepared) => GroupScorer): number {
   const lists = prepared.map((p) => ({
     want: Array.isArray(p.ex.gold) ? p.ex.gold.length : 0,
-    items: p.e.scored.map((s, i) => ({ p: probability(m, s.x), pos: p.positives[i]! })),
+    items: p.e.scored.map((s, i) => ({ p: probability(scorerOf(p).m, s.x), pos: p.positives[i]! })),
   }));
   let best = 0.5;
   let bestF1 = -1;
@@ -417,8 +418,8 @@ function learnAssociations(prepared: Prepared[]): Associations {
       const s = p.e.scored[i]!;
       const near = nearbyOf(p.e.ctx.index, s.cand.picture?.captionAt ?? s.cand.at);
       const labels = [near.left, near.above, near.heading, pictureWords(p.e.ctx.index, s.cand)];
-      c.folds[foldOf(p)]!.add(p.e.ctx.query.terms, labels, p.positives[i]!);
-      family.add(p.e.ctx.query.terms, labels, p.positives[i]!);
+      c.folds[foldOf(p)]!.add(p.e.ctx.query.focus, labels, p.positives[i]!);
+      family.add(p.e.ctx.query.focus, labels, p.positives[i]!);
     }
   }
   const tables: Associations[] = [{}, {}];
@@ -436,8 +437,11 @@ function learnAssociations(prepared: Prepared[]): Associations {
     }
   }
   for (const p of prepared) {
-    const unseen = hashSeed('unseen family', p.ex.docId) % 2 === 0;
-    const table = p.holdout ? (unseen ? withoutFamily.get(p.ex.family)! : final) : tables[1 - foldOf(p)];
+    const table = p.holdout
+      ? meetsUnseen(p)
+        ? withoutFamily.get(p.ex.family)!
+        : final
+      : tables[1 - foldOf(p)];
     for (const s of p.e.scored) fillAssociations(s.x, table, p.e.ctx.index, p.e.ctx.query, s.cand, p.group);
     fillRelative(
       p.e.scored.map((s) => s.x),
@@ -445,6 +449,48 @@ function learnAssociations(prepared: Prepared[]): Associations {
     );
   }
   return final;
+}
+
+/** Half the held-out documents stand for a family never seen: their own family's knowledge is kept from them. */
+const meetsUnseen = (p: Prepared) => hashSeed('unseen family', p.ex.docId) % 2 === 0;
+/** Held-out examples when there are enough of them to tune on. */
+const heldOrAll = (ps: Prepared[]) =>
+  ps.filter((p) => p.holdout).length >= 30 ? ps.filter((p) => p.holdout) : ps;
+/** Families in two halves of equal count (in an order drawn from their names), for the cross-fit scorers. */
+function familyFolds(prepared: Prepared[]): Map<string, number> {
+  const names = [...new Set(prepared.map((p) => p.ex.family))].sort(
+    (a, b) => hashSeed('family fold', a) - hashSeed('family fold', b) || (a < b ? -1 : 1),
+  );
+  return new Map(names.map((n, i) => [n, i % 2]));
+}
+
+interface GroupScorer {
+  m: Scorer;
+  ranker?: Boosted;
+}
+
+/**
+ * A scorer (and ranker) fit on the training documents of the families outside one half: one
+ * fit, half the features per tree, as it only stands in for the shipped model on families
+ * it has not seen. Null when too few rows remain.
+ */
+function fitWithout(
+  prepared: Prepared[],
+  g: Group,
+  folds: Map<string, number>,
+  fold: number,
+): GroupScorer | null {
+  const rows = rowsOf(
+    prepared.filter((p) => folds.get(p.ex.family) !== fold),
+    g,
+  );
+  if (rows.x.length <= 20 || !rows.y.includes(1)) return null;
+  const opts = { ...DEFAULT_BOOST, colShare: 0.5 };
+  const m = fitBoosted(rows.x, rows.y, FEATURE_COUNT, opts, rows.q);
+  const ranker = RANKED.has(g)
+    ? fitBoosted(rows.x, rows.y, FEATURE_COUNT, { ...opts, listwise: LISTWISE }, rows.q)
+    : undefined;
+  return { m, ranker };
 }
 
 /**
@@ -464,6 +510,7 @@ export function fitModel(
 ): { model: ScorerModel; report: FitReport } {
   const started = performance.now();
   const associations = learnAssociations(prepared);
+  const folds = familyFolds(prepared);
   const groups = {} as Record<Group, GroupModel>;
   const rowCounts: Record<string, number> = {};
   for (const g of GROUPS) {
@@ -492,7 +539,14 @@ export function fitModel(
       RANKED.has(g) && learner === 'boosted' && rows.x.length > 20
         ? fitRanker(rowsOf(prepared, g, fitRanker(randomRows, 40)))
         : undefined;
-    const all = outcomes(prepared, g, lr, ranker);
+    // Held-out documents of an "unseen" family (as their association table has it) are scored
+    // by a model fit without their half of the families: threshold and calibration meet the
+    // probabilities of a family the scorer never saw, as well as of ones it did.
+    const crossFit =
+      learner === 'boosted' ? [0, 1].map((k) => fitWithout(prepared, g, folds, k)) : [null, null];
+    const scorerOf = (p: Prepared): GroupScorer =>
+      (p.holdout && meetsUnseen(p) ? crossFit[folds.get(p.ex.family)!] : null) ?? { m: lr, ranker };
+    const all = outcomes(prepared, g, scorerOf);
     // Single-value groups decide "stated or not" from the whole ranking, learned on training documents.
     let answerable: Logistic | undefined;
     if (g === 'text' || g === 'number' || g === 'date' || g === 'categorical') {
@@ -513,10 +567,7 @@ export function fitModel(
       g === 'boolean'
         ? 0
         : g === 'list'
-          ? bestItemThreshold(
-              prepared.filter((p) => p.group === 'list'),
-              lr,
-            )
+          ? bestItemThreshold(heldOrAll(prepared.filter((p) => p.group === 'list')), scorerOf)
           : bestThreshold(tune);
     const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
     const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));

@@ -64,6 +64,8 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
 }
 
 const TRAITS: Trait[] = [
+  'addressShape',
+  'groupNoun',
   'currency',
   'decimals',
   'percent',
@@ -175,6 +177,8 @@ export const FEATURES: readonly string[] = [
   'qWho*personShape',
   'qCompany*orgSuffix',
   'qCompany*personShape',
+  'qCompany*groupNoun',
+  'qWho*groupNoun',
   'personShape',
   'assocLeft',
   'assocAbove',
@@ -188,6 +192,7 @@ export const FEATURES: readonly string[] = [
   'qEntity*nameShape',
   'qEntity*orgSuffix',
   'qEntity*hasDigits',
+  'qPlace*addressShape',
   'qPlace*nameShape',
   'qSpan*sentence',
   'qMoney*isMoney',
@@ -379,16 +384,16 @@ export function fillAssociations(
   group: Group,
 ): void {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
-  const left = associationScore(table, group, query.terms, near.left);
-  const above = associationScore(table, group, query.terms, near.above);
+  const left = associationScore(table, group, query.focus, near.left);
+  const above = associationScore(table, group, query.focus, near.above);
   x[ASSOC_LEFT] = left;
   x[ASSOC_ABOVE] = above;
   x[ASSOC_MAX] = Math.max(left, above);
-  x[ASSOC_HEADING] = associationScore(table, group, query.terms, near.heading);
-  x[ASSOC_PLACE] = c.picture ? associationSum(table, group, query.terms, pictureWords(index, c)) : 0;
-  x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.terms, near.left);
-  x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.terms, near.above);
-  x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.terms, near.heading);
+  x[ASSOC_HEADING] = associationScore(table, group, query.focus, near.heading);
+  x[ASSOC_PLACE] = c.picture ? associationSum(table, group, query.focus, pictureWords(index, c)) : 0;
+  x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.focus, near.left);
+  x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.focus, near.above);
+  x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.focus, near.heading);
 }
 
 export function featuresOf(
@@ -479,22 +484,19 @@ export function featuresOf(
       ? 1
       : 0;
   set('personShape', person);
-  const asksWho =
-    /\bwho(?:m|se)?\b|\bperson\b|\bname of the (?:employee|tenant|landlord|applicant|recipient|signatory)/i.test(
-      query.prompt,
-    )
-      ? 1
-      : 0;
+  // Who is asked for: a person or a group, by the question's words and its noun in the lexicon.
+  const asksWho = /\bwho(?:m|se)?\b|\bperson\b/i.test(query.prompt) || query.asks === 'person' ? 1 : 0;
   const asksCompany =
-    /\b(?:company|firm|organi[sz]ation|business|corporation|store|shop|bank|provider|supplier|vendor|merchant)\b/i.test(
-      query.prompt,
-    )
+    /\b(?:company|firm|business|store|shop|provider|supplier|vendor|merchant)\b/i.test(query.prompt) ||
+    query.asks === 'group'
       ? 1
       : 0;
   set('qWho*orgSuffix', asksWho * (c.traits.orgSuffix ?? 0));
   set('qWho*personShape', asksWho * person);
   set('qCompany*orgSuffix', asksCompany * (c.traits.orgSuffix ?? 0));
   set('qCompany*personShape', asksCompany * person);
+  set('qCompany*groupNoun', asksCompany * (c.traits.groupNoun ?? 0));
+  set('qWho*groupNoun', asksWho * (c.traits.groupNoun ?? 0));
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
     set(
@@ -525,6 +527,7 @@ export function featuresOf(
   set('qEntity*orgSuffix', is('entity') * (t.orgSuffix ?? 0));
   set('qEntity*hasDigits', is('entity') * (t.hasDigits ?? 0));
   set('qPlace*nameShape', is('place') * (t.nameShape ?? 0));
+  set('qPlace*addressShape', is('place') * (t.addressShape ?? 0));
   set('qSpan*sentence', is('span') * (c.source === 'sentence' ? 1 : 0));
   set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
   set('qDuration*isDuration', is('duration') * (t.isDuration ?? 0));

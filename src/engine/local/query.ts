@@ -1,7 +1,8 @@
-import { contentStems, rawTokens, stem } from '../text/tokenize.ts';
+import { contentStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
 import { translationsOf } from '../text/translations.ts';
+import { type NounKind, nounKind } from './nouns.ts';
 import { askedSide, type Side } from './roles.ts';
-import { relatedStems } from './synonyms.ts';
+import { derivedStems, relatedStems } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
 
@@ -22,9 +23,20 @@ export interface Query {
   excluded: Set<string>;
   /** The side of an exchange asked for (roles.ts): 1 the issuing side, -1 the receiving side, 0 neither. */
   role: Side;
+  /**
+   * What learned label associations are looked up by: the terms less the word naming the
+   * answer's kind, plus the side asked for. "Name of the seller" and "name of the buyer" share
+   * "name", and every label over a name answers some question with "name" in it; the side tells
+   * "Bill to" apart where the shared word cannot.
+   */
+  focus: string[];
+  /** What the first noun of the question naming a person, group or place names ("which agency"). */
+  asks: NounKind | null;
 }
 
 export const RELATED_WEIGHT = 0.35;
+/** A derived form of a prompt word ("inspector" for "inspect") weighs nearly as the word itself. */
+const DERIVED_SHARE = 0.8;
 const FALLBACK_WEIGHT = 0.5;
 /** A conditional fallback: "If the form has no case number, give its file reference." */
 const FALLBACK =
@@ -69,6 +81,10 @@ export function analyzeQuery(prompt: string): Query {
     for (const f of translationsOf(word)) if (!weights.has(stem(f))) weights.set(stem(f), 1);
   }
   for (const t of terms) {
+    const w = weights.get(t) ?? 1;
+    for (const s of derivedStems(t)) if (!weights.has(s)) weights.set(s, DERIVED_SHARE * w);
+  }
+  for (const t of terms) {
     for (const s of relatedStems(t)) if (!weights.has(s)) weights.set(s, RELATED_WEIGHT);
   }
   const startHits = (
@@ -87,7 +103,14 @@ export function analyzeQuery(prompt: string): Query {
     weights.delete(u);
     for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === u) terms.splice(i, 1);
   }
-  const kind = answerKind(core);
+  // Outside parentheses and stopwords ("this" is no person, "the party" is).
+  const asks =
+    rawTokens(head)
+      .filter((w) => !STOPWORDS.has(w))
+      .map(nounKind)
+      .find((k) => k !== undefined) ?? null;
+  const role = askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' '));
+  const kind = answerKind(core, asks, role);
   // Likewise "date" in a date question: every date's label says it.
   if (kind === 'date') {
     const d = stem('date');
@@ -95,6 +118,19 @@ export function analyzeQuery(prompt: string): Query {
     for (const f of translationsOf('date')) if (weights.has(stem(f))) weights.set(stem(f), 0.6);
     for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === d) terms.splice(i, 1);
   }
+  // The word naming the kind of answer ("tax amount", "order number", "name of the seller")
+  // is printed by every label of that kind: it counts for less than the words naming the field.
+  // A prompt that is the kind word alone ("Name") keeps it whole.
+  const kindWord = KIND_WORD[kind];
+  const kindStem = kindWord ? stem(kindWord) : null;
+  if (kindWord && terms.some((t) => t !== kindStem)) {
+    for (const w of [kindWord, ...translationsOf(kindWord)]) {
+      const k = stem(w);
+      if ((weights.get(k) ?? 0) > KIND_WEIGHT) weights.set(k, KIND_WEIGHT);
+    }
+  }
+  const focus = terms.filter((t) => t !== kindStem);
+  if (role !== 0) focus.push(role === 1 ? '@issuing' : '@receiving');
   return {
     prompt,
     weights,
@@ -104,12 +140,22 @@ export function analyzeQuery(prompt: string): Query {
     kind,
     negated: /\b(not|never|without)\b/.test(core.replace(ruledOut, ' ')),
     excluded,
-    role: askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' ')),
+    role,
+    focus,
+    asks,
   };
 }
 
+const KIND_WEIGHT = 0.6;
+/** The word a question uses to name the kind of its answer, not which one it is. */
+const KIND_WORD: Partial<Record<AnswerKind, string>> = {
+  money: 'amount',
+  identifier: 'number',
+  entity: 'name',
+};
+
 /** The answer shape from question words alone (who, when, how much, which number). */
-function answerKind(q: string): AnswerKind {
+function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
   if (/\bhow long\b|\bduration\b|\bterm\b|\bperiod\b/.test(q) && !/\bdate\b/.test(q)) return 'duration';
   if (/\bwhen\b|\bdate\b|\bday\b/.test(q)) return 'date';
   if (/\bhow much\b|\bamount\b|\bprice\b|\bcost\b|\btotal\b|\bfee\b|\bsum\b|\$|\bdollars?\b/.test(q))
@@ -127,5 +173,9 @@ function answerKind(q: string): AnswerKind {
   )
     return 'entity';
   if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
+  // "Recipient", "the issuing agency", "the premises": the question's noun says what it names.
+  // A side of an exchange asked for ("which store issued this receipt") is a party: a name.
+  if (asks === 'person' || asks === 'group' || role !== 0) return 'entity';
+  if (asks === 'place') return 'place';
   return 'span';
 }

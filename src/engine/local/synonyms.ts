@@ -50,3 +50,17 @@ for (const [word, forms] of Object.entries(SHORTHAND)) SHORT.set(stem(word), for
 export function relatedStems(s: string): string[] {
   return [...(load()[s] ?? []), ...(SHORT.get(s) ?? [])];
 }
+
+let derived: Record<string, string[]> | null = null;
+
+/**
+ * The same word in its other parts of speech, from the lexicon's derivations (model/derivations.json):
+ * "inspect" → "inspector", "owns" → "owner", "issued" → "issuer". A question asks with a verb what
+ * a caption names with a noun; unlike a synonym, the derived word means the same thing.
+ */
+export function derivedStems(s: string): string[] {
+  derived ??= JSON.parse(
+    readFileSync(new URL('./model/derivations.json', import.meta.url), 'utf8'),
+  ) as Record<string, string[]>;
+  return derived[s] ?? [];
+}

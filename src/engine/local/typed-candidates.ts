@@ -11,6 +11,7 @@ import {
 } from './candidates.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
 import { enumerateItems } from './enumerate.ts';
+import { nounKind } from './nouns.ts';
 import { valueCandidates } from './pairs.ts';
 import type { Query } from './query.ts';
 import type { Located } from './retrieval.ts';
@@ -50,6 +51,8 @@ export interface TypedCandidate {
 }
 
 export type Trait =
+  | 'addressShape'
+  | 'groupNoun'
   | 'currency'
   | 'decimals'
   | 'percent'
@@ -153,8 +156,37 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
     long: clip(words.length / 20),
     prose: words.length > 5 && words.filter((w) => /^[a-z]/.test(w)).length / words.length > 0.4 ? 1 : 0,
     lexicon: lexiconShare(text),
+    addressShape: ADDRESS.test(text) ? 1 : 0,
+    groupNoun: namesGroup(words) ? 1 : 0,
   };
 }
+
+/**
+ * A name headed by a noun of groups ("Greenview Savings Bank", "State Board of Nursing"): its
+ * last word, or its word before "of", as English names organisations.
+ */
+function namesGroup(words: readonly string[]): boolean {
+  const bare = words.map((w) => w.replace(/[,.;:()]+$/, ''));
+  const head = (w: string | undefined) => !!w && /^[A-Z]/.test(w) && nounKind(w) === 'group';
+  const of = bare.findIndex((w) => /^of$/i.test(w));
+  return head(bare[bare.length - 1]) || (of > 0 && head(bare[of - 1]));
+}
+
+/**
+ * A postal address: a house number before a street word, or a postcode among words, in the
+ * conventions of the commonest address formats (English, continental, Dutch, British).
+ */
+const ADDRESS = new RegExp(
+  [
+    String.raw`\b\d{1,5}[A-Za-z]?,?\s+(?:[\p{L}.'-]+\s+){0,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|parkway|pkwy|plaza|square|terrace|highway|hwy|circle|crescent|close)\b\.?`,
+    String.raw`\b\p{L}*(?:stra(?:ss|ß)e|str\.|weg|laan|straat|gasse|platz|plein|gracht)\s+\d{1,5}`,
+    String.raw`\b(?:rue|via|calle|avenida|avenue|piazza|plaza)\s+(?:[\p{L}'-]+\s+){0,4}`,
+    String.raw`\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`,
+    String.raw`\b\d{4}\s?[A-Z]{2}\b\s+\p{L}`,
+    String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s+\d[A-Z]{2}\b`,
+  ].join('|'),
+  'iu',
+);
 
 /**
  * Share of a text's words that are ordinary words of the general lexicon ("Proprietary
@@ -445,6 +477,27 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
         .join(' ')
         .replace(/[\s:;,]+$/, '');
       if (!/\p{L}/u.test(text)) continue;
+      // "RE: Price adjustment", "Licensed To: Acme GmbH": the value after its own caption, so
+      // the caption is read as its label (left of it); the line with its caption is no answer.
+      const cap = words.slice(skip, skip + 4).findIndex((w) => /\p{L}.*:$/u.test(w));
+      const start = skip + cap + 1;
+      const rest =
+        cap >= 0 && start < words.length
+          ? words
+              .slice(start)
+              .join(' ')
+              .replace(/[\s:;,]+$/, '')
+          : '';
+      if (/\p{L}|\d/u.test(rest)) {
+        out.push({
+          source: 'line',
+          at: located(unit, from + start, to),
+          value: rest,
+          text: rest,
+          traits: textTraits(rest),
+        });
+        continue;
+      }
       out.push({
         source: 'line',
         at: located(unit, from + skip, to),
@@ -452,25 +505,6 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
         text,
         traits: textTraits(text),
       });
-      // "RE: Price adjustment", "Licensed To: Acme GmbH": the value after its own caption
-      // too, so the caption is read as its label (left of it) rather than as part of it.
-      const cap = words.slice(skip, skip + 4).findIndex((w) => /\p{L}.*:$/u.test(w));
-      const start = skip + cap + 1;
-      if (cap >= 0 && start < words.length) {
-        const rest = words
-          .slice(start)
-          .join(' ')
-          .replace(/[\s:;,]+$/, '');
-        if (/\p{L}|\d/u.test(rest)) {
-          out.push({
-            source: 'line',
-            at: located(unit, from + start, to),
-            value: rest,
-            text: rest,
-            traits: textTraits(rest),
-          });
-        }
-      }
     }
   });
   index.memo.set('lines', out);

@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+
+/**
+ * What a question's noun names, from WordNet's lexicographer files (model/nouns.json, built by
+ * `npm run build:synonyms`): a person ("approver", "tenant"), a group ("agency", "insurer") or a
+ * place. A general-purpose lexicon: it knows every such noun, including the ones no training
+ * document used.
+ */
+export type NounKind = 'person' | 'group' | 'place';
+
+let table: Record<string, NounKind> | null = null;
+
+function load(): Record<string, NounKind> {
+  table ??= JSON.parse(readFileSync(new URL('./model/nouns.json', import.meta.url), 'utf8')) as Record<
+    string,
+    NounKind
+  >;
+  return table;
+}
+
+/** The kind of a word as written, trying its singular when it is a plural ("tenants", "parties"). */
+export function nounKind(word: string): NounKind | undefined {
+  const w = word.toLowerCase();
+  const t = load();
+  if (t[w]) return t[w];
+  if (w.endsWith('ies')) return t[`${w.slice(0, -3)}y`];
+  if (w.endsWith('es') && t[w.slice(0, -2)]) return t[w.slice(0, -2)];
+  if (w.endsWith('s')) return t[w.slice(0, -1)];
+  return undefined;
+}
