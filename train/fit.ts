@@ -339,10 +339,10 @@ function bestThreshold(items: { p: number; topRight: boolean; nullGold: boolean 
 }
 
 /** Lists keep every item above the threshold: the one with the best mean F1 of item sets. */
-function bestItemThreshold(prepared: Prepared[], scorerOf: (p: Prepared) => GroupScorer): number {
+function bestItemThreshold(prepared: Prepared[], m: Scorer): number {
   const lists = prepared.map((p) => ({
     want: Array.isArray(p.ex.gold) ? p.ex.gold.length : 0,
-    items: p.e.scored.map((s, i) => ({ p: probability(scorerOf(p).m, s.x), pos: p.positives[i]! })),
+    items: p.e.scored.map((s, i) => ({ p: probability(m, s.x), pos: p.positives[i]! })),
   }));
   let best = 0.5;
   let bestF1 = -1;
@@ -453,9 +453,6 @@ function learnAssociations(prepared: Prepared[]): Associations {
 
 /** Half the held-out documents stand for a family never seen: their own family's knowledge is kept from them. */
 const meetsUnseen = (p: Prepared) => hashSeed('unseen family', p.ex.docId) % 2 === 0;
-/** Held-out examples when there are enough of them to tune on. */
-const heldOrAll = (ps: Prepared[]) =>
-  ps.filter((p) => p.holdout).length >= 30 ? ps.filter((p) => p.holdout) : ps;
 /** Families in two halves of equal count (in an order drawn from their names), for the cross-fit scorers. */
 function familyFolds(prepared: Prepared[]): Map<string, number> {
   const names = [...new Set(prepared.map((p) => p.ex.family))].sort(
@@ -567,7 +564,12 @@ export function fitModel(
       g === 'boolean'
         ? 0
         : g === 'list'
-          ? bestItemThreshold(heldOrAll(prepared.filter((p) => p.group === 'list')), scorerOf)
+          ? // Every list document, the shipped scorer: an item threshold set on held-out or
+            // cross-fit probabilities (lower) let stray lines into in-family lists.
+            bestItemThreshold(
+              prepared.filter((p) => p.group === 'list'),
+              lr,
+            )
           : bestThreshold(tune);
     const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
     const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));

@@ -1,4 +1,5 @@
 import { citeWords } from '../citations.ts';
+import { contentStems } from '../text/tokenize.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { indexFor } from './doc-index.ts';
 import {
@@ -218,8 +219,12 @@ export function answerDocument(
       const items: Scored[] = [];
       const seen = new Set<string>();
       const used = new Set<string>();
-      // One item per value, and no item built from another item's words.
+      // One item per value, and no item built from another item's words; a cell saying only
+      // what the question says ("Name" heading the column of names asked for) is a caption.
       const take = (s: Scored) => {
+        if (echoesQuestion(s.cand.text, query)) return;
+        // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
+        if (items.length > 0 && (s.cand.traits.prose ?? 0) !== (items[0]!.cand.traits.prose ?? 0)) return;
         const k = valueKey(s.cand);
         const wordsKey = s.cand.at.unit.words
           .slice(s.cand.at.from, s.cand.at.to + 1)
@@ -290,6 +295,12 @@ export function answerDocument(
       };
     }
   }
+}
+
+/** Text made only of the question's own words (or their exact forms in other languages). */
+function echoesQuestion(text: string, query: Query): boolean {
+  const stems = contentStems(text);
+  return stems.length > 0 && stems.length <= 3 && stems.every((s) => (query.weights.get(s) ?? 0) >= 0.6);
 }
 
 /** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */

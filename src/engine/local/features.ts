@@ -340,9 +340,26 @@ function greetedSide(index: DocIndex, c: TypedCandidate): Side {
   return c.value.split(/[\s,]+/).some((w) => greeted.has(w.toUpperCase())) ? -1 : 0;
 }
 
+/** Bank details: whoever prints them on the same line as their name is the one to be paid. */
+const BANK_DETAILS =
+  /\b(?:IBAN|BIC|SWIFT|sort code|routing (?:no|number)|bank account|account (?:no|number))\b/i;
+
+/** A name on one line with bank details ("Acme B.V., Keizersgracht 1, IBAN NL91 …") is the payee: the issuing side. */
+function payeeSide(index: DocIndex, c: TypedCandidate): Side {
+  if (typeof c.value !== 'string' || c.source !== 'name') return 0;
+  const page = index.doc.pages[c.at.page]!;
+  const last = page.words[c.at.unit.words[c.at.to]!]!.box;
+  const onLine = c.at.unit.words
+    .slice(c.at.to + 1)
+    .map((w) => page.words[w]!)
+    .filter((w) => Math.abs((w.box[1] + w.box[3]) / 2 - (last[1] + last[3]) / 2) < (last[3] - last[1]) / 2);
+  return BANK_DETAILS.test(onLine.map((w) => w.text).join(' ')) ? 1 : 0;
+}
+
 /**
  * The side (roles.ts) a candidate is on: by its own caption ("Licensed To: …"), the nearest
- * caption on its line, above it, heading its block or atop it, else by a letter's greeting.
+ * caption on its line, above it, heading its block or atop it, else by a letter's greeting or
+ * the bank details printed after it.
  */
 export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
@@ -353,7 +370,8 @@ export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
     captionSide(near.above) ||
     captionSide(near.heading) ||
     captionSide(near.blockTop) ||
-    greetedSide(index, c)
+    greetedSide(index, c) ||
+    payeeSide(index, c)
   );
 }
 

@@ -55,7 +55,7 @@ let derived: Record<string, string[]> | null = null;
 
 /**
  * The same word in its other parts of speech, from the lexicon's derivations (model/derivations.json):
- * "inspect" → "inspector", "owns" → "owner", "issued" → "issuer". A question asks with a verb what
+ * "inspect" → "inspector", "owns" → "owner", "approve" → "approver". A question asks with a verb what
  * a caption names with a noun; unlike a synonym, the derived word means the same thing.
  */
 export function derivedStems(s: string): string[] {

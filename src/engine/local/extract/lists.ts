@@ -60,7 +60,14 @@ export function listOptions(ctx: Context): ListOption[] {
         // A heading ending with a colon introduces a list: one prompt word in it is enough.
         const heading =
           /:$/.test(seg.text) && ctx.query.terms.some((t) => contentStems(seg.text).includes(t));
-        const label = Math.max(labelScore(seg.text, ctx.query), heading ? 0.6 : 0);
+        // A column header in the question's own words ("Name" for "the names of ..."), even
+        // when the word only names the kind of answer.
+        const stems = contentStems(seg.text);
+        const header =
+          line.segments.length > 1 &&
+          stems.length > 0 &&
+          stems.every((t) => (ctx.query.weights.get(t) ?? 0) >= 0.6);
+        const label = Math.max(labelScore(seg.text, ctx.query), heading || header ? 0.6 : 0);
         if (label < 0.4) continue;
         const items: string[] = [];
         const cites: Citation[] = [];
