@@ -1,5 +1,4 @@
 import { citeWords } from '../citations.ts';
-import { contentStems } from '../text/tokenize.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { indexFor } from './doc-index.ts';
 import {
@@ -14,7 +13,7 @@ import {
   valueSides,
 } from './features.ts';
 import { calibrate, logit, probability, type ScorerModel, scoreOf } from './model.ts';
-import { analyzeQuery, type Query } from './query.ts';
+import { analyzeQuery, inQuestionWords, type Query } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
@@ -222,7 +221,7 @@ export function answerDocument(
       // One item per value, and no item built from another item's words; a cell saying only
       // what the question says ("Name" heading the column of names asked for) is a caption.
       const take = (s: Scored) => {
-        if (echoesQuestion(s.cand.text, query)) return;
+        if (inQuestionWords(s.cand.text, query, 3)) return;
         // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
         if (items.length > 0 && (s.cand.traits.prose ?? 0) !== (items[0]!.cand.traits.prose ?? 0)) return;
         const k = valueKey(s.cand);
@@ -295,12 +294,6 @@ export function answerDocument(
       };
     }
   }
-}
-
-/** Text made only of the question's own words (or their exact forms in other languages). */
-function echoesQuestion(text: string, query: Query): boolean {
-  const stems = contentStems(text);
-  return stems.length > 0 && stems.length <= 3 && stems.every((s) => (query.weights.get(s) ?? 0) >= 0.6);
 }
 
 /** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { lexiconFile } from './lexicon-file.ts';
 
 /**
  * What a question's noun names, from WordNet's lexicographer files (model/nouns.json, built by
@@ -8,15 +8,7 @@ import { readFileSync } from 'node:fs';
  */
 export type NounKind = 'person' | 'group' | 'place';
 
-let table: Record<string, NounKind> | null = null;
-
-function load(): Record<string, NounKind> {
-  table ??= JSON.parse(readFileSync(new URL('./model/nouns.json', import.meta.url), 'utf8')) as Record<
-    string,
-    NounKind
-  >;
-  return table;
-}
+const load = lexiconFile<Record<string, NounKind>>('nouns.json');
 
 /** The kind of a word as written, trying its singular when it is a plural ("tenants", "parties"). */
 export function nounKind(word: string): NounKind | undefined {

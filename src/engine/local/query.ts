@@ -146,6 +146,18 @@ export function analyzeQuery(prompt: string): Query {
   };
 }
 
+/**
+ * Text written only in the question's own words (or their exact forms in other languages),
+ * at most `maxStems` of them: a column header or caption that repeats what is asked ("Name"
+ * for "the names of the key personnel").
+ */
+export function inQuestionWords(text: string, query: Query, maxStems = Number.POSITIVE_INFINITY): boolean {
+  const stems = contentStems(text);
+  return (
+    stems.length > 0 && stems.length <= maxStems && stems.every((s) => (query.weights.get(s) ?? 0) >= 0.6)
+  );
+}
+
 const KIND_WEIGHT = 0.6;
 /** The word a question uses to name the kind of its answer, not which one it is. */
 const KIND_WORD: Partial<Record<AnswerKind, string>> = {

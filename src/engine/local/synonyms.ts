@@ -1,21 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { stem } from '../text/tokenize.ts';
+import { lexiconFile } from './lexicon-file.ts';
 
 /**
  * Related words from a general-purpose lexicon (WordNet 3.1 synonyms and derived forms of a
  * word, built by `npm run build:synonyms`), keyed by Porter stem. Nothing here is specific to any document set.
  */
-let table: Record<string, string[]> | null = null;
-
-function load(): Record<string, string[]> {
-  if (!table) {
-    table = JSON.parse(readFileSync(new URL('./model/synonyms.json', import.meta.url), 'utf8')) as Record<
-      string,
-      string[]
-    >;
-  }
-  return table;
-}
+const load = lexiconFile<Record<string, string[]>>('synonyms.json');
 
 /**
  * Typographic shorthand documents use for ordinary words: "#" and "No." for number, "Qty" for
@@ -51,7 +41,7 @@ export function relatedStems(s: string): string[] {
   return [...(load()[s] ?? []), ...(SHORT.get(s) ?? [])];
 }
 
-let derived: Record<string, string[]> | null = null;
+const derivations = lexiconFile<Record<string, string[]>>('derivations.json');
 
 /**
  * The same word in its other parts of speech, from the lexicon's derivations (model/derivations.json):
@@ -59,8 +49,5 @@ let derived: Record<string, string[]> | null = null;
  * a caption names with a noun; unlike a synonym, the derived word means the same thing.
  */
 export function derivedStems(s: string): string[] {
-  derived ??= JSON.parse(
-    readFileSync(new URL('./model/derivations.json', import.meta.url), 'utf8'),
-  ) as Record<string, string[]>;
-  return derived[s] ?? [];
+  return derivations()[s] ?? [];
 }

@@ -2,6 +2,7 @@ import { citeWords, locateQuote } from '../../citations.ts';
 import { contentStems } from '../../text/tokenize.ts';
 import type { Citation } from '../../types.ts';
 import { enumerateItems, isFullName } from '../enumerate.ts';
+import { inQuestionWords } from '../query.ts';
 import { labelScore, topPassages } from '../retrieval.ts';
 import type { Context } from './common.ts';
 
@@ -62,11 +63,7 @@ export function listOptions(ctx: Context): ListOption[] {
           /:$/.test(seg.text) && ctx.query.terms.some((t) => contentStems(seg.text).includes(t));
         // A column header in the question's own words ("Name" for "the names of ..."), even
         // when the word only names the kind of answer.
-        const stems = contentStems(seg.text);
-        const header =
-          line.segments.length > 1 &&
-          stems.length > 0 &&
-          stems.every((t) => (ctx.query.weights.get(t) ?? 0) >= 0.6);
+        const header = line.segments.length > 1 && inQuestionWords(seg.text, ctx.query);
         const label = Math.max(labelScore(seg.text, ctx.query), heading || header ? 0.6 : 0);
         if (label < 0.4) continue;
         const items: string[] = [];
