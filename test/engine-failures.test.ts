@@ -10,7 +10,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   COMPANIES,
+  contractPdf,
   hashSeed,
+  makeContract,
   makePlacedTextPdf,
   makeReport,
   makeRng,
@@ -861,5 +863,44 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expect.soft((cell.citations as Json[]).length, `${column.prompt}: cited`).toBeGreaterThan(0);
       expectQuotesWritten(cell, id, [lines], String(column.prompt));
     }
+  });
+
+  it(`2.2 boolean, number / 2.4: "does it state a fixed term?" is yes exactly when the term is found, cited where it is written, and "how many months" converts that same term (seed ${SEED})`, async () => {
+    const rng = rngFor('stated term');
+    const withTerm = makeContract(rng);
+    const withoutTerm = makeContract(rng, { omit: ['term'] });
+    const ids = [
+      await upload(await contractPdf(withTerm), 'with-term.pdf'),
+      await upload(await contractPdf(withoutTerm), 'without-term.pdf'),
+    ];
+    const stated = await answers(ids, {
+      prompt: 'Does this agreement state a fixed term or duration?',
+      outputType: 'boolean',
+    });
+    const months = await answers(ids, {
+      prompt: 'How many months does the term of this agreement last? Leave empty if no term is stated.',
+      outputType: 'number',
+    });
+    expect
+      .soft(stated[0]!.value, `stated term: ${show(stated[0]!)}`)
+      .toEqual({ type: 'boolean', value: true });
+    expect.soft(stated[1]!.value, `no term: ${show(stated[1]!)}`).toEqual({ type: 'boolean', value: false });
+    expect
+      .soft(months[0]!.value, `months: ${show(months[0]!)}`)
+      .toEqual({ type: 'number', value: withTerm.term.value });
+    expect
+      .soft(months[1]!.value, `no term, months: ${show(months[1]!)}`)
+      .toEqual({ type: 'number', value: null });
+    // The yes and the number both rest on the sentence stating the term, on its page.
+    for (const cell of [stated[0]!, months[0]!]) {
+      const cites = cell.citations as Json[];
+      expect.soft(cites.length, show(cell)).toBeGreaterThan(0);
+      expect.soft(cites[0]?.page, show(cell)).toBe(withTerm.term.page);
+      expect.soft(collapse(String(cites[0]?.quote)), show(cell)).toContain(collapse(withTerm.term.written));
+    }
+    // A no still cites the passage it looked at (interface.md 2.4).
+    expect.soft((stated[1]!.citations as Json[]).length, show(stated[1]!)).toBeGreaterThan(0);
+    expectQuotesWritten(stated[0]!, ids[0]!, withTerm.pages, 'stated term');
+    expectQuotesWritten(stated[1]!, ids[1]!, withoutTerm.pages, 'no term');
   });
 });

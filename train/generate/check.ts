@@ -69,7 +69,8 @@ export async function checkDoc(doc: GeneratedDoc, pages?: PdfPageView[]): Promis
       if (q.evidence.length) problems.push(`${where(q.key)}: null answer with evidence`);
       continue;
     }
-    if (!q.evidence.length) problems.push(`${where(q.key)}: answer without evidence`);
+    // A "no" to "does it state X?" has nothing on the page to point at.
+    if (!q.evidence.length && q.answer !== false) problems.push(`${where(q.key)}: answer without evidence`);
     for (const e of q.evidence) {
       const page = view[e.page - 1];
       if (!page) {

@@ -52,6 +52,15 @@ export class Questions {
     this.#add(key, 'boolean', prompts, known ? value : null, known ? [at] : []);
   }
 
+  /**
+   * "Does it state a due date?": yes, citing where the value is printed, when the producer
+   * printed it; no when it left the value out (no evidence: nothing on the page says so).
+   */
+  stated(key: string, prompts: string[], value: unknown, at: Maybe<Ev>): void {
+    const known = value != null && at != null;
+    this.#add(key, 'boolean', prompts, known, known ? [at] : []);
+  }
+
   category(key: string, prompts: string[], categories: string[], value: Maybe<string>, at: Maybe<Ev>): void {
     if (value != null && !categories.includes(value)) throw new Error(`${key}: ${value} is not a category`);
     const known = value != null && at != null;

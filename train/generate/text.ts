@@ -247,6 +247,56 @@ export function companyName(rng: Rng, country: Country, avoid: string[] = []): s
   }
 }
 
+const AGENCY_TOPICS = [
+  'Building Safety',
+  'Motor Vehicles',
+  'Revenue',
+  'Public Works',
+  'Health Services',
+  'Environmental Quality',
+  'Labor and Industry',
+  'Transportation',
+  'Consumer Affairs',
+  'Housing and Community Development',
+];
+const INSTITUTIONS = [
+  'Medical Center',
+  'Community College',
+  'Public Library',
+  'School District',
+  'Water Authority',
+  'Housing Authority',
+  'Chamber of Commerce',
+  'Historical Society',
+  'Family Clinic',
+  'Credit Union',
+];
+const BOARDS = ['Nursing', 'Pharmacy', 'Accountancy', 'Licensed Contractors', 'Cosmetology'];
+
+/**
+ * The name of whoever issues a letter, a bill or a report: mostly a company with its legal
+ * form, but also a trade name without one ("Brightwater Logistics"), a government office
+ * ("Department of Revenue", "Saltmarsh County Assessor") or an institution ("Highmoor Medical
+ * Center"), as real letterheads have them. English-speaking countries only for the public bodies.
+ */
+export function organisationName(rng: Rng, country: Country, avoid: string[] = []): string {
+  const roll = rng.next();
+  const english =
+    country === 'US' || country === 'UK' || country === 'IE' || country === 'AU' || country === 'CA';
+  for (;;) {
+    const place = rng.pick(STEMS);
+    let name: string;
+    if (roll < 0.7 || (!english && roll >= 0.82)) name = companyName(rng, country, avoid);
+    else if (roll < 0.82) name = `${place} ${rng.pick(INDUSTRIES)}`;
+    else if (roll < 0.88) name = `Department of ${rng.pick(AGENCY_TOPICS)}`;
+    else if (roll < 0.92)
+      name = `${place} ${country === 'US' ? 'County' : 'District'} ${rng.pick(['Assessor', 'Clerk', 'Tax Collector', 'Health Department', 'Planning Office'])}`;
+    else if (roll < 0.96) name = `${place} ${rng.pick(INSTITUTIONS)}`;
+    else name = rng.chance(0.5) ? `State Board of ${rng.pick(BOARDS)}` : `City of ${place}`;
+    if (!avoid.some((a) => a === name || (name.includes(place) && a.startsWith(place)))) return name;
+  }
+}
+
 /** "Alderbrook Systems Inc." → "AS". */
 export function initialsOf(name: string): string {
   return name

@@ -1,5 +1,6 @@
 import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
+import { durationCandidates, durationIn } from './candidates.ts';
 import { indexFor } from './doc-index.ts';
 import {
   FEATURES,
@@ -12,8 +13,8 @@ import {
   valueKey,
   valueSides,
 } from './features.ts';
-import { calibrate, logit, probability, type ScorerModel, scoreOf } from './model.ts';
-import { analyzeQuery, inQuestionWords, type Query } from './query.ts';
+import { calibrate, logit, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
+import { analyzeQuery, existenceTarget, inQuestionWords, type Query } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
@@ -176,6 +177,93 @@ export function valueFoundFor(query: Query, doc: EngineDocument, model: ScorerMo
   return decisionProbability(model.groups[e.group], e.scored);
 }
 
+/** How a yes/no "does it state X?" question reads: the search for X and how sure it is X is stated. */
+export interface Existence {
+  e: Examined;
+  m: ScorerModel['groups'][Group];
+  decision: number;
+  /** The decision against its threshold, as a probability: 0.5 is the threshold itself. */
+  margin: number;
+}
+
+export function existenceOf(query: Query, doc: EngineDocument, model: ScorerModel): Existence | null {
+  const target = existenceTarget(query.prompt);
+  if (!target) return null;
+  const asked = analyzeQuery(target);
+  const type = asked.kind === 'date' ? 'date' : asked.kind === 'money' ? 'number' : 'text_quote';
+  const column: EngineColumn = {
+    prompt: target,
+    outputType: type,
+    config: null,
+    isCompositional: false,
+    locale: null,
+  };
+  const e = examine(column, asked, doc, model);
+  const m = model.groups[e.group];
+  const decision = decisionProbability(m, e.scored);
+  return { e, m, decision, margin: sigmoid(logit(decision) - logit(m.threshold)) };
+}
+
+/**
+ * "Does the agreement state a fixed term?": yes exactly when the value itself is found, by the
+ * same calibrated decision that answers "What is the fixed term?" with a value or with null.
+ */
+function existenceAnswer(query: Query, doc: EngineDocument, model: ScorerModel): DocumentAnswer | null {
+  const x = existenceOf(query, doc, model);
+  if (!x) return null;
+  const top = x.e.scored[0];
+  // P(stated), as learned on "does it state" questions, decides; a model trained before that
+  // was learned decides by the value's own threshold and calibration.
+  const pYes = model.existence
+    ? calibrate(model.existence, x.margin)
+    : x.margin >= 0.5
+      ? calibrate(x.m.answered, x.decision)
+      : 1 - calibrate(x.m.unanswered, x.decision);
+  const value = top !== undefined && (model.existence ? pYes >= 0.5 : x.margin >= 0.5);
+  return {
+    status: 'SUCCESS',
+    value: { type: 'boolean', value },
+    // Yes cites where the value is stated; no cites the passage most about it.
+    citations: value ? cite(x.e, firstMention(x.e.scored, top)) : fallbackCitation(x.e),
+    confidence: round3(value ? pYes : 1 - pYes),
+    score: top?.p ?? 0,
+    empty: false,
+  };
+}
+
+/**
+ * "How many months does the term last?" asks for a duration in a unit: the term is found as a
+ * term ("two (2) years"), by the same decision that answers "How long is the term?", and its
+ * length converted. A term stated otherwise ("Net 30") is left to the number reader.
+ */
+function durationAnswer(
+  column: EngineColumn,
+  query: Query,
+  doc: EngineDocument,
+  model: ScorerModel,
+): DocumentAnswer | null {
+  const unit = query.unit;
+  if (query.kind !== 'duration' || !unit || unit === 'percent') return null;
+  const e = examine({ ...column, outputType: 'text_quote', config: null }, query, doc, model);
+  const m = model.groups[e.group];
+  const decision = decisionProbability(m, e.scored);
+  const top = e.scored[0];
+  if (!top || decision < m.threshold) return empty('number', m, decision);
+  const at = top.cand.at;
+  const d = durationCandidates(e.ctx.index).find(
+    (c) => c.at.page === at.page && c.at.unit.id === at.unit.id && c.at.from >= at.from && c.at.to <= at.to,
+  );
+  if (!d) return null;
+  return {
+    status: 'SUCCESS',
+    value: { type: 'number', value: durationIn(d.value, unit) },
+    citations: cite(e, firstMention(e.scored, top)),
+    confidence: round3(calibrate(m.answered, decision)),
+    score: top.p,
+    empty: false,
+  };
+}
+
 const round3 = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
 
 export function answerDocument(
@@ -189,6 +277,10 @@ export function answerDocument(
   if (type === 'categorical' && !column.config?.categories?.length) return error('column has no categories');
   if (doc.pages.length === 0) return error('the document has no pages');
   if (!hasText && type !== 'image' && type !== 'image_list') return error('no readable text in the document');
+  if (type === 'number') {
+    const converted = durationAnswer(column, query, doc, model);
+    if (converted) return converted;
+  }
   const e = examine(column, query, doc, model);
   const m = model.groups[e.group];
   const top = e.scored[0];
@@ -197,6 +289,8 @@ export function answerDocument(
     case 'image_list':
       return regions(e, model, type);
     case 'boolean': {
+      const stated = existenceAnswer(query, doc, model);
+      if (stated) return stated;
       const inputs = polarityInputs(e, top, valueFoundFor(query, doc, model));
       const pYes = probability(
         model.polarity,

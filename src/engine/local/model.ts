@@ -63,6 +63,11 @@ export interface ScorerModel {
   /** Yes/no from the clause the answer rests on: features named in `polarityFeatures`. */
   polarity: Logistic;
   polarityFeatures: string[];
+  /**
+   * P(yes) for "does it state X?" questions, from how far the search for X clears its group's
+   * threshold (answer-document.ts existenceOf). Absent in models trained before it.
+   */
+  existence?: Platt;
   /** Learned prompt-word → label-word associations (associations.ts). */
   associations?: Associations;
   trainedOn?: Record<string, unknown>;

@@ -49,7 +49,13 @@ export function analyzeQuery(prompt: string): Query {
     .replace(/\banswer (?:as|in|with)\b[^.?]*[.?]?/g, ' ')
     .replace(/\((?:e\.g\.|for example|eg)[^)]*\)/g, ' ')
     .replace(/\bleave (?:it )?(?:empty|blank)[^.?]*[.?]?/g, ' ')
-    .replace(/\byyyy-mm-dd\b/g, ' ');
+    .replace(/\byyyy-mm-dd\b/g, ' ')
+    // "How long does the term last?": the verb asks for a duration; it is no word to look for,
+    // nor the end of a range.
+    .replace(
+      /\b(how (?:long|many (?:days|weeks|months|years))\b[^?.]*?)\blasts?\b(?=\s*(?:[?.!,]|$|for\b))/g,
+      '$1 ',
+    );
   // "not the customer", "other than the buyer": words that name what is NOT asked.
   const excluded = new Set<string>();
   const ruledOut =
@@ -103,10 +109,11 @@ export function analyzeQuery(prompt: string): Query {
     weights.delete(u);
     for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === u) terms.splice(i, 1);
   }
-  // Outside parentheses and stopwords ("this" is no person, "the party" is).
+  // Outside parentheses and stopwords ("this" is no person, "the party" is), nor abbreviations
+  // ("Re", a god in the lexicon, heads a subject line).
   const asks =
     rawTokens(head)
-      .filter((w) => !STOPWORDS.has(w))
+      .filter((w) => w.length > 2 && !STOPWORDS.has(w))
       .map(nounKind)
       .find((k) => k !== undefined) ?? null;
   const role = askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' '));
@@ -168,7 +175,11 @@ const KIND_WORD: Partial<Record<AnswerKind, string>> = {
 
 /** The answer shape from question words alone (who, when, how much, which number). */
 function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
-  if (/\bhow long\b|\bduration\b|\bterm\b|\bperiod\b/.test(q) && !/\bdate\b/.test(q)) return 'duration';
+  if (
+    /\bhow long\b|\bduration\b|\bterm\b|\bperiod\b|\bhow many (?:days|weeks|months|years)\b/.test(q) &&
+    !/\bdate\b/.test(q)
+  )
+    return 'duration';
   if (/\bwhen\b|\bdate\b|\bday\b/.test(q)) return 'date';
   if (/\bhow much\b|\bamount\b|\bprice\b|\bcost\b|\btotal\b|\bfee\b|\bsum\b|\$|\bdollars?\b/.test(q))
     return 'money';
@@ -190,4 +201,33 @@ function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
   if (asks === 'person' || asks === 'group' || role !== 0) return 'entity';
   if (asks === 'place') return 'place';
   return 'span';
+}
+
+/** Kinds of answer that are values a document states or leaves out (a date, an amount, a term). */
+export const VALUE_KINDS: readonly AnswerKind[] = ['duration', 'date', 'money', 'identifier'];
+
+const STATING =
+  '(?:state|specify|mention|include|contain|give|provide|indicate|set out|show|list|have|carry|bear|quote)';
+/** "Does the agreement state a fixed term?", "Does it have a due date?" */
+const DOES_STATE = new RegExp(
+  `^\\s*(?:does|do|did|has|have)\\s+(?:\\w+\\s+){0,3}?${STATING}(?:s|d|ed)?\\s+(?:(?:a|an|any|the|some|its)\\s+)?([^?]+?)\\s*\\??\\s*$`,
+);
+/** "Is there a due date?", "Is a reference number given?" */
+const IS_THERE = /^\s*(?:is|are|was|were)\s+there\s+(?:(?:a|an|any|some)\s+)?([^?]+?)\s*\??\s*$/;
+const IS_GIVEN =
+  /^\s*(?:is|are|was|were)\s+(?:a|an|any|the|some)\s+([^?]+?)\s+(?:stated|specified|mentioned|given|provided|indicated|shown|listed|included|set out|quoted)\b[^?]*\??\s*$/;
+
+/**
+ * What a yes/no question asks the document to state, when it asks only whether it states a
+ * value: "Does this agreement state a fixed term?" is answered by looking for the term, and
+ * is yes exactly when "What is the fixed term?" has an answer.
+ */
+export function existenceTarget(prompt: string): string | null {
+  const q = prompt.toLowerCase().replace(/\s+/g, ' ').trim();
+  const m = q.match(DOES_STATE) ?? q.match(IS_THERE) ?? q.match(IS_GIVEN);
+  if (!m) return null;
+  // "... stated in the document", "... in this agreement": where to look, not what.
+  const target = m[1]!.replace(/\s+(?:in|on|within|anywhere in)\s+(?:the|this|that|its)\s+\w+$/, '').trim();
+  if (!target) return null;
+  return VALUE_KINDS.includes(analyzeQuery(target).kind) ? target : null;
 }

@@ -30,6 +30,8 @@ const TABLE: Record<string, string> = {
   contract: 'vertrag contrat contrato contratto contract',
   period: 'zeitraum periode periodo',
   company: 'firma unternehmen societe empresa societa bedrijf',
+  // "Re:" heads the subject line of English letters too.
+  subject: 're betreff objet asunto oggetto onderwerp assunto',
 };
 
 const EQUIVALENTS = new Map<string, string[]>();

@@ -335,6 +335,16 @@ async function generate(seed: number) {
     customerRef,
     at.cust,
   );
+  q.stated(
+    'customer_ref_given',
+    [
+      'Does the statement give a customer reference number?',
+      'Is a customer number shown?',
+      'Is there a client reference on the statement?',
+    ],
+    customerRef,
+    at.cust,
+  );
   q.date(
     'period_start',
     ['When does the statement period begin?', 'Statement start date', 'Period from'],

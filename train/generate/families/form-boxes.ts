@@ -11,11 +11,11 @@ import { hashSeed, makeRng } from '../rng.ts';
 import {
   addDays,
   amount,
-  companyName,
   emailFor,
   GOODS,
   isoOf,
   makeId,
+  organisationName,
   personName,
   pickCountry,
   randomDay,
@@ -94,7 +94,7 @@ async function generate(seed: number) {
   const kind = rng.pick(KINDS);
   const country = pickCountry(rng, { US: 5, UK: 3 });
   const ctx = makeCtx(rng, country);
-  const org = companyName(rng, country);
+  const org = organisationName(rng, country);
   const applicant = personName(rng);
   const email = rng.chance(0.7) ? emailFor(applicant, org) : null;
   const approver = rng.chance(0.65) ? personName(rng, [applicant]) : null;

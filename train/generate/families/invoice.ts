@@ -493,6 +493,16 @@ async function generate(seed: number) {
     poNo,
     at.po,
   );
+  q.stated(
+    'po_given',
+    [
+      'Does the invoice give a purchase order number?',
+      'Is a PO number stated on the invoice?',
+      'Is there a purchase order reference?',
+    ],
+    poNo,
+    at.po,
+  );
   q.date(
     'issue_day',
     [

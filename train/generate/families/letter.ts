@@ -7,11 +7,11 @@ import {
   addDays,
   address,
   amount,
-  companyName,
   emailFor,
   isoOf,
   JOB_TITLES,
   makeId,
+  organisationName,
   people,
   personName,
   phone,
@@ -159,8 +159,8 @@ async function generate(seed: number) {
   const producer = rng.pick(PRODUCERS);
   const country = pickCountry(rng, { US: 4, UK: 3 });
   const ctx = makeCtx(rng, country);
-  const sender = companyName(rng, country);
-  const recipientCo = companyName(rng, country, [sender]);
+  const sender = organisationName(rng, country);
+  const recipientCo = organisationName(rng, country, [sender]);
   const recipient = personName(rng);
   const signer = personName(rng, [recipient]);
   const signerTitle = rng.pick(JOB_TITLES);

@@ -211,6 +211,16 @@ async function generate(seed: number) {
     hasPeriod ? years : null,
     at('period', period.written),
   );
+  q.stated(
+    'secrecy_period_stated',
+    [
+      'Does the NDA state how long confidentiality lasts?',
+      'Is a confidentiality period specified?',
+      'Is there a fixed duration for the secrecy obligations?',
+    ],
+    hasPeriod ? period.written : null,
+    at('period', period.written),
+  );
   q.number(
     'return_days',
     [

@@ -17,9 +17,9 @@ import {
   addDays,
   address,
   amount,
-  companyName,
   isoOf,
   makeId,
+  organisationName,
   personName,
   pickCountry,
   randomDay,
@@ -56,7 +56,7 @@ async function generate(seed: number) {
   const producer = rng.pick(PRODUCERS);
   const country = pickCountry(rng, { US: 4, UK: 3 });
   const ctx = makeCtx(rng, country);
-  const employer = companyName(rng, country);
+  const employer = organisationName(rng, country);
   const employee = personName(rng);
   const employeeId = rng.chance(0.7) ? makeId(rng, rng.pick(['E9####', '9#####', 'EMP-9###'])) : null;
   const freq = rng.pick(FREQUENCIES);
@@ -317,6 +317,16 @@ async function generate(seed: number) {
   q.text(
     'employee_ref',
     ["What is the employee's ID number?", 'Employee number', 'Staff ID'],
+    employeeId,
+    at.id,
+  );
+  q.stated(
+    'employee_ref_given',
+    [
+      'Does the payslip show an employee ID number?',
+      'Is an employee number given?',
+      'Is there a staff ID on the payslip?',
+    ],
     employeeId,
     at.id,
   );

@@ -332,6 +332,16 @@ async function generate(seed: number) {
     expires ? isoOf(expires) : null,
     at.expires,
   );
+  q.stated(
+    'expiry_stated',
+    [
+      'Does the registration state an expiry date?',
+      'Is an expiration date given?',
+      'Is there an end date to the registration?',
+    ],
+    expires,
+    at.expires,
+  );
   q.date(
     'commencement_day',
     ['When did the business start?', 'Date business commenced', 'Date the name was first used'],

@@ -7,7 +7,7 @@ import { PAGE, PdfDoc } from '../pdf-writer.ts';
 import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
 import { type ChartKind, chartRaster } from '../raster.ts';
 import { hashSeed, makeRng } from '../rng.ts';
-import { companyName, fmtNumber, isoOf, MONTHS, personName, pickCountry, randomDay } from '../text.ts';
+import { fmtNumber, isoOf, MONTHS, organisationName, personName, pickCountry, randomDay } from '../text.ts';
 import type { Family, RegionAnswer } from '../types.ts';
 import { heightFor, letterhead, makeCtx, picture } from './common.ts';
 
@@ -68,7 +68,7 @@ async function generate(seed: number) {
         ? FONT_SETS[0]
         : rng.pick(FONT_SETS.slice(0, 2)),
   );
-  const org = companyName(rng, country);
+  const org = organisationName(rng, country);
   const periodType = rng.pick(PERIOD_TYPES);
   const date = randomDay(rng);
   const year = date.y - 1;

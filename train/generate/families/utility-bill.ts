@@ -196,6 +196,19 @@ async function generate(seed: number) {
     });
     if (k) at[k] = ev(1, v);
   }
+  if (rng.chance(0.4)) {
+    // Many bills open like a letter, greeting the account holder by name.
+    flow.y = Math.max(ly, dy) + 10;
+    flow.para(`Dear ${rng.pick(['Mr.', 'Ms.', 'Dr.'])} ${customer.split(' ').at(-1)},`);
+    flow.para(
+      rng.pick([
+        'Here is your latest bill. Please find a summary of your account below.',
+        'This statement shows the charges for the period above and the amount now due.',
+      ]),
+    );
+    ly = flow.y;
+    dy = flow.y;
+  }
   if (!at.service && rng.chance(0.5)) {
     // The service is still clear from the bill's wording.
     const phrase = `Thank you for choosing ${provider} for your ${service.toLowerCase()} service.`;
