@@ -11,6 +11,15 @@ export type Associations = Record<string, number>;
 
 const clip = (x: number) => Math.max(-3, Math.min(3, x));
 
+/**
+ * The words of a label, without figures: "2022" or "12" left of a date is another value on
+ * the line, not a word that names a field, and learned pairs such as "due" → "2022" (wrong
+ * answers often sit right of a year) pulled a due date below the issue date printed before it.
+ */
+function labelStems(text: string): string[] {
+  return contentStems(text).filter((s) => !/\d/.test(s));
+}
+
 /** Sum of the associations between the prompt's words and the words given (a picture's place words). */
 export function associationSum(
   table: Associations | undefined,
@@ -20,7 +29,7 @@ export function associationSum(
 ): number {
   if (!table || !words) return 0;
   let sum = 0;
-  for (const l of contentStems(words)) for (const p of prompt) sum += table[`${group}|${p}|${l}`] ?? 0;
+  for (const l of labelStems(words)) for (const p of prompt) sum += table[`${group}|${p}|${l}`] ?? 0;
   return Math.max(-6, Math.min(6, sum));
 }
 
@@ -36,7 +45,7 @@ export function associationMean(
   label: string,
 ): number {
   if (!table || !label || prompt.length === 0) return 0;
-  const stems = contentStems(label);
+  const stems = labelStems(label);
   let sum = 0;
   for (const p of prompt) {
     let best = 0;
@@ -58,7 +67,7 @@ export function associationScore(
 ): number {
   if (!table || !label) return 0;
   let best = 0;
-  for (const l of contentStems(label)) {
+  for (const l of labelStems(label)) {
     for (const p of prompt) {
       const a = table[`${group}|${p}|${l}`];
       if (a !== undefined && Math.abs(a) > Math.abs(best)) best = a;
@@ -75,7 +84,7 @@ export class AssociationCounter {
   private totalNeg = 0;
 
   add(prompt: readonly string[], labels: readonly string[], right: boolean): void {
-    const stems = new Set(labels.flatMap((l) => contentStems(l)));
+    const stems = new Set(labels.flatMap((l) => labelStems(l)));
     if (right) this.totalPos++;
     else this.totalNeg++;
     const into = right ? this.pos : this.neg;
