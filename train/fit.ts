@@ -580,7 +580,10 @@ export function fitModel(
             )
           : bestThreshold(tune);
     const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
-    const unanswered = fitPlatt(tune.filter((o) => o.p < threshold).map((o) => ({ p: o.p, ok: o.nullGold })));
+    // P(the value is absent) from every held-out question, not only those below the threshold:
+    // a low threshold leaves a handful below it, and a Platt fit on a handful gave right nulls
+    // a confidence of 0.
+    const unanswered = fitPlatt(tune.map((o) => ({ p: o.p, ok: o.nullGold })));
     groups[g] = {
       ...lr,
       threshold,

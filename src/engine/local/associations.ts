@@ -1,4 +1,5 @@
-import { contentStems } from '../text/tokenize.ts';
+import { contentStems, stem } from '../text/tokenize.ts';
+import { foreignWords } from '../text/translations.ts';
 
 /**
  * Which label words answer which question words, learned from training documents (`npm run
@@ -12,13 +13,15 @@ export type Associations = Record<string, number>;
 const clip = (x: number) => Math.max(-3, Math.min(3, x));
 
 /**
- * The words of a label, without figures: "2022" or "12" left of a date is another value on
- * the line, not a word that names a field, and learned pairs such as "due" → "2022" (wrong
- * answers often sit right of a year) pulled a due date below the issue date printed before it.
+ * A label's words, those of other languages as the English word they stand for: "Vervaldatum"
+ * answers what "Due date" answers, though training printed it only on the few invoices written
+ * in Dutch.
  */
 function labelStems(text: string): string[] {
-  return contentStems(text).filter((s) => !/\d/.test(s));
+  if (!englishStem) englishStem = new Map([...foreignWords()].map(([f, e]) => [stem(f), stem(e)]));
+  return contentStems(text).map((s) => englishStem!.get(s) ?? s);
 }
+let englishStem: Map<string, string> | null = null;
 
 /** Sum of the associations between the prompt's words and the words given (a picture's place words). */
 export function associationSum(

@@ -36,12 +36,21 @@ const TABLE: Record<string, string> = {
 
 const EQUIVALENTS = new Map<string, string[]>();
 const FOREIGN = new Set<string>();
+const ENGLISH = new Map<string, string>();
 for (const [english, words] of Object.entries(TABLE)) {
   const forms = words.split(' ');
   EQUIVALENTS.set(english, forms);
-  for (const f of forms) FOREIGN.add(f);
+  for (const f of forms) {
+    FOREIGN.add(f);
+    if (!ENGLISH.has(f) && f !== english) ENGLISH.set(f, english);
+  }
   // Compounds borrow English words too ("Ordernummer").
   FOREIGN.add(english);
+}
+
+/** Each form word of another language with the English word it stands for ("vervaldatum", "due"). */
+export function foreignWords(): ReadonlyMap<string, string> {
+  return ENGLISH;
 }
 
 /** The other languages' words for an English word (unstemmed, as the table holds them). */
