@@ -260,6 +260,16 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
         const d = c.get('day')!;
         if (!validDate(y, mo, d)) continue;
         const located = locateInUnit(index, unit, a, b);
+        // Words a rule above already read as a date keep that reading: chrono reads "8-9-2022"
+        // month first, where a dashed date is written day first.
+        const read = out.some(
+          (o) =>
+            o.at.page === located.page &&
+            o.at.unit.id === located.unit.id &&
+            o.at.from === located.from &&
+            o.at.to === located.to,
+        );
+        if (read) continue;
         out.push({ at: located, value: { iso: iso(y, mo, d), role }, text: unit.text.slice(a, b).trim() });
       }
     }
