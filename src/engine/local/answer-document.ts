@@ -198,7 +198,8 @@ export function existenceOf(query: Query, doc: EngineDocument, model: ScorerMode
     isCompositional: false,
     locale: null,
   };
-  const e = examine(column, asked, doc, model);
+  const e =
+    asked.kind === 'duration' ? examineTerms(column, asked, doc, model) : examine(column, asked, doc, model);
   const m = model.groups[e.group];
   const decision = decisionProbability(m, e.scored);
   return { e, m, decision, margin: sigmoid(logit(decision) - logit(m.threshold)) };
@@ -237,7 +238,7 @@ function existenceAnswer(query: Query, doc: EngineDocument, model: ScorerModel):
 /**
  * "How many months does the term last?" asks for a duration in a unit: the term is found as a
  * term ("two (2) years"), by the same decision that answers "How long is the term?", and its
- * length converted. A term stated otherwise ("Net 30") is left to the number reader.
+ * length converted.
  */
 function durationAnswer(
   column: EngineColumn,
@@ -247,16 +248,15 @@ function durationAnswer(
 ): DocumentAnswer | null {
   const unit = query.unit;
   if (query.kind !== 'duration' || !unit || unit === 'percent') return null;
-  const e = examine({ ...column, outputType: 'text_quote', config: null }, query, doc, model);
+  const e = examineTerms({ ...column, outputType: 'text_quote', config: null }, query, doc, model);
   const m = model.groups[e.group];
+  // No length of time written anywhere: nothing states how long. (A bare figure under a
+  // caption such as "Term (months)" is missed; the number reader answered page numbers.)
+  if (e.scored.length === 0) return empty('number', m, 0);
   const decision = decisionProbability(m, e.scored);
-  const top = e.scored[0];
-  if (!top || decision < m.threshold) return empty('number', m, decision);
-  const at = top.cand.at;
-  const d = durationCandidates(e.ctx.index).find(
-    (c) => c.at.page === at.page && c.at.unit.id === at.unit.id && c.at.from >= at.from && c.at.to <= at.to,
-  );
-  if (!d) return null;
+  const top = e.scored[0]!;
+  const d = termIn(e, top);
+  if (!d || decision < m.threshold) return empty('number', m, decision);
   return {
     status: 'SUCCESS',
     value: { type: 'number', value: durationIn(d.value, unit) },
@@ -265,6 +265,23 @@ function durationAnswer(
     score: top.p,
     empty: false,
   };
+}
+
+/** The duration written inside a candidate's words, if any. */
+function termIn(e: Examined, s: Scored) {
+  const at = s.cand.at;
+  return durationCandidates(e.ctx.index).find(
+    (c) => c.at.page === at.page && c.at.unit.id === at.unit.id && c.at.from >= at.from && c.at.to <= at.to,
+  );
+}
+
+/**
+ * A text search for a length of time, among the candidates that hold one: a sentence about
+ * the term ("does not renew at the end of the initial term") is no answer to how long it is.
+ */
+function examineTerms(column: EngineColumn, query: Query, doc: EngineDocument, model: ScorerModel): Examined {
+  const e = examine(column, query, doc, model);
+  return { ...e, scored: e.scored.filter((s) => termIn(e, s) !== undefined) };
 }
 
 const round3 = (x: number) => Math.round(Math.max(0, Math.min(1, x)) * 1000) / 1000;
