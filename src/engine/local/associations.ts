@@ -18,10 +18,18 @@ const clip = (x: number) => Math.max(-3, Math.min(3, x));
  * in Dutch.
  */
 function labelStems(text: string): string[] {
-  if (!englishStem) englishStem = new Map([...foreignWords()].map(([f, e]) => [stem(f), stem(e)]));
-  return contentStems(text).map((s) => englishStem!.get(s) ?? s);
+  let hit = labelCache.get(text);
+  if (hit === undefined) {
+    if (!englishStem) englishStem = new Map([...foreignWords()].map(([f, e]) => [stem(f), stem(e)]));
+    hit = contentStems(text).map((s) => englishStem!.get(s) ?? s);
+    // Labels recur across candidates and questions: read each once (bounded like contentStems).
+    if (labelCache.size > 50_000) labelCache.clear();
+    labelCache.set(text, hit);
+  }
+  return hit;
 }
 let englishStem: Map<string, string> | null = null;
+const labelCache = new Map<string, string[]>();
 
 /** Sum of the associations between the prompt's words and the words given (a picture's place words). */
 export function associationSum(
