@@ -14,7 +14,7 @@ import {
   valueSides,
 } from './features.ts';
 import { calibrate, logit, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
-import { analyzeQuery, existenceTarget, inQuestionWords, type Query } from './query.ts';
+import { analyzeQuery, existenceTarget, inQuestionWords, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
@@ -157,24 +157,22 @@ export function polarityInputs(
     checkedNo: t.checkedNo ?? 0,
     queryNegated: e.ctx.query.negated ? 1 : 0,
     valueFound,
-    valueQuestion: ['duration', 'date', 'money', 'identifier'].includes(e.ctx.query.kind) ? 1 : 0,
+    valueQuestion: VALUE_KINDS.includes(e.ctx.query.kind) ? 1 : 0,
   };
 }
 
 /** For "does it state a term / date / amount?": the best probability of such a value. */
 export function valueFoundFor(query: Query, doc: EngineDocument, model: ScorerModel): number {
-  if (!['duration', 'date', 'money', 'identifier'].includes(query.kind)) return 0;
-  const type = query.kind === 'date' ? 'date' : query.kind === 'money' ? 'number' : 'text_quote';
-  const column: EngineColumn = {
-    prompt: query.prompt,
-    outputType: type,
-    config: null,
-    isCompositional: false,
-    locale: null,
-  };
-  const e = examine(column, query, doc, model);
+  if (!VALUE_KINDS.includes(query.kind)) return 0;
+  const e = examine(valueColumn(query), query, doc, model);
   // Whether the document states such a value is what the answerability model learned to tell.
   return decisionProbability(model.groups[e.group], e.scored);
+}
+
+/** The column that asks for a value of the query's kind: a date, an amount, else a quote. */
+function valueColumn(query: Query): EngineColumn {
+  const outputType = query.kind === 'date' ? 'date' : query.kind === 'money' ? 'number' : 'text_quote';
+  return { prompt: query.prompt, outputType, config: null, isCompositional: false, locale: null };
 }
 
 /** How a yes/no "does it state X?" question reads: the search for X and how sure it is X is stated. */
@@ -190,14 +188,7 @@ export function existenceOf(query: Query, doc: EngineDocument, model: ScorerMode
   const target = existenceTarget(query.prompt);
   if (!target) return null;
   const asked = analyzeQuery(target);
-  const type = asked.kind === 'date' ? 'date' : asked.kind === 'money' ? 'number' : 'text_quote';
-  const column: EngineColumn = {
-    prompt: target,
-    outputType: type,
-    config: null,
-    isCompositional: false,
-    locale: null,
-  };
+  const column = valueColumn(asked);
   const e =
     asked.kind === 'duration' ? examineTerms(column, asked, doc, model) : examine(column, asked, doc, model);
   const m = model.groups[e.group];
@@ -297,10 +288,14 @@ export function answerDocument(
   if (type === 'categorical' && !column.config?.categories?.length) return error('column has no categories');
   if (doc.pages.length === 0) return error('the document has no pages');
   if (!hasText && type !== 'image' && type !== 'image_list') return error('no readable text in the document');
-  if (type === 'number') {
-    const converted = durationAnswer(column, query, doc, model);
-    if (converted) return converted;
-  }
+  // Answered by a search for the value asked about, not by reading this column's own candidates.
+  const byValue =
+    type === 'number'
+      ? durationAnswer(column, query, doc, model)
+      : type === 'boolean'
+        ? existenceAnswer(query, doc, model)
+        : null;
+  if (byValue) return byValue;
   const e = examine(column, query, doc, model);
   const m = model.groups[e.group];
   const top = e.scored[0];
@@ -309,8 +304,6 @@ export function answerDocument(
     case 'image_list':
       return regions(e, model, type);
     case 'boolean': {
-      const stated = existenceAnswer(query, doc, model);
-      if (stated) return stated;
       const inputs = polarityInputs(e, top, valueFoundFor(query, doc, model));
       const pYes = probability(
         model.polarity,
