@@ -8,6 +8,7 @@
  * Reproduce a run with ENGINE_TEST_SEED=<seed printed at the start and in each test name>.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { numberWords } from '../train/generate/text.ts';
 import {
   COMPANIES,
   contractPdf,
@@ -902,5 +903,77 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect.soft((stated[1]!.citations as Json[]).length, show(stated[1]!)).toBeGreaterThan(0);
     expectQuotesWritten(stated[0]!, ids[0]!, withTerm.pages, 'stated term');
     expectQuotesWritten(stated[1]!, ids[1]!, withoutTerm.pages, 'no term');
+  });
+  // An amount in words restated in figures, "ninety thousand dollars ($90,000)", is that amount:
+  // the parentheses restate it, they do not mark an accounting negative.
+  it(`2.2 number / 2.4: an amount written in words with its figures in parentheses is answered as that positive amount (seed ${SEED})`, async () => {
+    const rng = rngFor('amount in words');
+    const [provider, client] = rng.sample(COMPANIES, 2) as [string, string];
+    const thousands = rng.int(21, 99) * 10 + rng.pick([0, 5]);
+    const cap = thousands * 1000;
+    const figures = `$${cap.toLocaleString('en-US')}`;
+    const lines = [
+      'SERVICES AGREEMENT',
+      `This Services Agreement is entered into by ${provider} and ${client}.`,
+      '1. Services',
+      `${brand(provider)} shall provide the services described in Schedule A.`,
+      '7. Limitation of Liability',
+      "In no event shall either party's aggregate liability arising out of this Agreement",
+      `exceed ${numberWords(thousands).replace(' and ', ' ')} thousand dollars (${figures}).`,
+      `This Agreement shall be governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'liability.pdf');
+    const cell = await answer(id, {
+      prompt: "What is the cap on each party's liability?",
+      outputType: 'number',
+    });
+    expect(cell.value, show(cell)).toEqual({ type: 'number', value: cap });
+    expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(figures);
+    expectQuotesWritten(cell, id, [lines], 'liability cap');
+  });
+  // A category a letter describes without naming it: its subject says "Notice of termination",
+  // the column offers "Termination notice". The answer is the category as configured, cited
+  // where the letter says it.
+  it(`2.2 categorical / 2.4: a category the document describes in other words ("Notice of termination" for "Termination notice", "offer of the analyst job" for "Job offer") is chosen and cited (seed ${SEED})`, async () => {
+    const rng = rngFor('described category');
+    const [sender, recipientCompany] = rng.sample(COMPANIES, 2) as [string, string];
+    const [recipient, signer] = rng.sample(PEOPLE, 2) as [string, string];
+    const kinds = [
+      { category: 'Termination notice', subject: 'Notice of termination of our service agreement' },
+      { category: 'Payment reminder', subject: 'Reminder: your payment is overdue' },
+      {
+        category: 'Job offer',
+        subject: `Our offer of the analyst job at ${brand(sender)}`,
+      },
+    ];
+    const chosen = rng.pick(kinds);
+    const [street, city] = address(rng);
+    const lines = [
+      sender,
+      `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024`,
+      recipient,
+      recipientCompany,
+      street!,
+      city!,
+      `Subject: ${chosen.subject}`,
+      `Dear ${recipient.split(' ')[0]},`,
+      'Please contact us if you have any questions about this letter.',
+      'Yours sincerely,',
+      signer,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'kind.pdf');
+    const cell = await answer(id, {
+      prompt: 'What kind of letter is this?',
+      outputType: 'categorical',
+      config: JSON.stringify({
+        categories: ['Complaint', 'Termination notice', 'Payment reminder', 'Job offer', 'Thank you'],
+      }),
+    });
+    expect(cell.value, `${chosen.subject}: ${show(cell)}`).toEqual({
+      type: 'categorical',
+      value: chosen.category,
+    });
+    expect((cell.citations as Json[]).length, show(cell)).toBeGreaterThan(0);
+    expectQuotesWritten(cell, id, [lines], 'letter kind');
   });
 });

@@ -10,6 +10,7 @@ import {
   type Examined,
   examine,
   existenceOf,
+  familiarity,
   polarityInputs,
   valueFoundFor,
 } from '../src/engine/local/answer-document.ts';
@@ -206,17 +207,25 @@ function standardiseSmall(rows: Rows, dims: number): { mean: number[]; std: numb
   return { mean, std };
 }
 
-/** Platt scaling fitted by Newton steps on (logit p, outcome). */
-export function fitPlatt(pairs: { p: number; ok: boolean }[]): Platt {
+/**
+ * Platt scaling fitted on (logit p, outcome), and on familiarity as well when the pairs carry
+ * it: the same probability is right more often on a document whose labels training knew.
+ */
+export function fitPlatt(pairs: { p: number; ok: boolean; fam?: number }[]): Platt {
   if (pairs.length < 5) return { a: 1, b: 0 };
+  const withFam = pairs.some((q) => q.fam !== undefined);
+  const dims = withFam ? 2 : 1;
   const rows: Rows = {
-    x: pairs.map((q) => Float32Array.of(logit(q.p))),
+    x: pairs.map((q) => (withFam ? Float32Array.of(logit(q.p), q.fam ?? 0) : Float32Array.of(logit(q.p)))),
     y: pairs.map((q) => (q.ok ? 1 : 0)),
   };
-  const m = fitLogistic(rows, 1, { l2: 1e-4, epochs: 400 });
-  // Back to raw logit units: a * logit + b.
+  const m = fitLogistic(rows, dims, { l2: 1e-4, epochs: 400 });
+  // Back to raw units: a * logit + c * familiarity + b.
+  const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
   const a = m.w[0]! / m.std[0]!;
-  return { a: Math.round(a * 1e4) / 1e4, b: Math.round((m.b - a * m.mean[0]!) * 1e4) / 1e4 };
+  const c = withFam ? m.w[1]! / m.std[1]! : 0;
+  const b = m.b - a * m.mean[0]! - (withFam ? c * m.mean[1]! : 0);
+  return withFam ? { a: r4(a), b: r4(b), c: r4(c) } : { a: r4(a), b: r4(b) };
 }
 
 // ---------- the whole model ----------
@@ -318,6 +327,7 @@ function outcomes(prepared: Prepared[], group: Group, scorerOf: (p: Prepared) =>
       return {
         p: bestP,
         inputs: answerInputs(ranked),
+        fam: familiarity(ranked),
         topRight: best >= 0 && p.positives[best]!,
         nullGold: isNullGold(p.ex.gold),
         holdout: p.holdout,
@@ -579,11 +589,13 @@ export function fitModel(
               lr,
             )
           : bestThreshold(tune);
-    const answered = fitPlatt(tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight })));
+    const answered = fitPlatt(
+      tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight, fam: o.fam })),
+    );
     // P(the value is absent) from every held-out question, not only those below the threshold:
     // a low threshold leaves a handful below it, and a Platt fit on a handful gave right nulls
     // a confidence of 0.
-    const unanswered = fitPlatt(tune.map((o) => ({ p: o.p, ok: o.nullGold })));
+    const unanswered = fitPlatt(tune.map((o) => ({ p: o.p, ok: o.nullGold, fam: o.fam })));
     groups[g] = {
       ...lr,
       threshold,

@@ -323,6 +323,9 @@ const SCALE: Record<string, number> = {
 };
 const NUMBER_RE =
   /(\(\s*)?(-|−)?\s*((?:US)?\$|USD|€|EUR|£|GBP|CHF|Rs\.?|₹|INR)?\s*(\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}(?!\d)|\d+,\d{2}(?![\d,])|\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?(?:\s*(€|EUR\b|USD\b|GBP\b|CHF\b|PLN\b|zł))?/gi;
+/** Words an amount in words ends with, right before its figures in parentheses. */
+const SPELLED_AMOUNT =
+  /\b(?:amount of|dollars?|euros?|pounds?(?: sterling)?|francs?|rupees?|yen|cents?|hundred|thousand|million|billion|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty)\s*$/i;
 /** "4.904,94" and "56,02": a comma before exactly two final digits is a decimal comma. */
 const DECIMAL_COMMA = /^\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}$|^\d+,\d{2}$/;
 
@@ -337,11 +340,13 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     if (!Number.isFinite(value)) return null;
     const scale = m[6] ? SCALE[m[6].toLowerCase()]! : 1;
     value = Number((value * scale).toPrecision(15));
-    // Accounting negatives: "(4,500.00)" or "($120)", not an enumeration like "(30)".
-    const negative =
-      Boolean(m[2]) || (Boolean(m[1]) && Boolean(m[7]) && (Boolean(m[3]) || /[.,]/.test(m[4]!)));
-    if (negative) value = -value;
     const before = text.slice(Math.max(0, m.index - 1), m.index);
+    // Accounting negatives: "(4,500.00)" or "($120)", not an enumeration like "(30)", nor
+    // figures restating the words before them: "ninety thousand dollars ($90,000)".
+    const restates = Boolean(m[1]) && SPELLED_AMOUNT.test(text.slice(Math.max(0, m.index - 40), m.index));
+    const negative =
+      Boolean(m[2]) || (Boolean(m[1]) && Boolean(m[7]) && !restates && (Boolean(m[3]) || /[.,]/.test(m[4]!)));
+    if (negative) value = -value;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
     const inDate = /[/.-]$/.test(before) || /^[/-]\d/.test(after) || /^\.\d/.test(after);
     const isYear = !m[3] && !m[8] && !m[5] && /^(19|20)\d\d$/.test(digits);

@@ -96,6 +96,8 @@ const TRAITS: Trait[] = [
   'ticked',
   'unticked',
   'lexicon',
+  'described',
+  'partial',
 ];
 /**
  * Features read against the other candidates of the same question: how far each falls short of
@@ -221,6 +223,8 @@ export const FEATURES: readonly string[] = [
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
 
+/** Stems of the units a length of time is written in. */
+const TIME_UNIT = /^(?:day|week|month|year)s?$/;
 const clip = (x: number, lo = 0, hi = 1) => Math.max(lo, Math.min(hi, x));
 
 function bucket(stem: string): number {
@@ -340,6 +344,64 @@ function greetedSide(index: DocIndex, c: TypedCandidate): Side {
   return c.value.split(/[\s,]+/).some((w) => greeted.has(w.toUpperCase())) ? -1 : 0;
 }
 
+/** A letter's complimentary close, alone on its line: who signs under it is the sender. */
+const CLOSING =
+  /^\s*(?:(?:yours\s+)?(?:sincerely|faithfully|truly)(?:\s+yours)?|(?:with\s+)?(?:kind|best|warm|warmest|kindest)\s+regards|regards|respectfully(?:\s+yours)?|cordially|mit freundlichen gr(?:ü|ue)(?:ß|ss)en|met vriendelijke groet(?:en)?|cordialement|bien cordialement)\s*[,.]?\s*$/i;
+
+interface Closings {
+  /** Per page, the layout lines that hold a complimentary close. */
+  lines: number[][];
+  /** Per page, the layout line of each word. */
+  lineOf: Map<number, number>[];
+}
+
+function closings(index: DocIndex): Closings {
+  const hit = index.memo.get('closings') as Closings | undefined;
+  if (hit) return hit;
+  const out: Closings = { lines: [], lineOf: [] };
+  index.layouts.forEach((layout, pi) => {
+    const words = index.doc.pages[pi]!.words;
+    const lineOf = new Map<number, number>();
+    const close: number[] = [];
+    layout.lines.forEach((line, li) => {
+      for (const w of line.words) lineOf.set(w, li);
+      if (CLOSING.test(line.words.map((w) => words[w]!.text).join(' '))) close.push(li);
+    });
+    out.lines.push(close);
+    out.lineOf.push(close.length ? lineOf : new Map());
+  });
+  index.memo.set('closings', out);
+  return out;
+}
+
+/** The few lines under a letter's close ("Sincerely,") hold its signer, title and company: the sender's side. */
+function signedSide(index: DocIndex, c: TypedCandidate): Side {
+  if (typeof c.value !== 'string' || c.value.length > 80) return 0;
+  const k = closings(index);
+  const close = k.lines[c.at.page];
+  if (!close?.length) return 0;
+  const at = k.lineOf[c.at.page]!.get(c.at.unit.words[c.at.from]!);
+  return at !== undefined && close.some((l) => at > l && at <= l + 5) ? 1 : 0;
+}
+
+/**
+ * A party named and then defined, `Westerly Industries Inc., a Delaware corporation ...
+ * ("Provider")`: the defined term is its caption. Read up to the first quoted term within a
+ * few dozen words, and not past an "and" that names the next party.
+ */
+function definedSide(index: DocIndex, c: TypedCandidate): Side {
+  if (c.source !== 'name') return 0;
+  const page = index.doc.pages[c.at.page]!;
+  const after = c.at.unit.words
+    .slice(c.at.to + 1, c.at.to + 41)
+    .map((w) => page.words[w]!.text)
+    .join(' ');
+  const m = DEFINED_AFTER.exec(after);
+  return m ? captionSide(m[1]!) : 0;
+}
+const DEFINED_AFTER =
+  /^(?:(?!\band\b|\bbetween\b|;)[^"\u201c\u201d])*?\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
+
 /** Bank details: whoever prints them on the same line as their name is the one to be paid. */
 const BANK_DETAILS =
   /\b(?:IBAN|BIC|SWIFT|sort code|routing (?:no|number)|bank account|account (?:no|number))\b/i;
@@ -358,8 +420,8 @@ function payeeSide(index: DocIndex, c: TypedCandidate): Side {
 
 /**
  * The side (roles.ts) a candidate is on: by its own caption ("Licensed To: …"), the nearest
- * caption on its line, above it, heading its block or atop it, else by a letter's greeting or
- * the bank details printed after it.
+ * caption on its line, above it, heading its block or atop it, else by a letter's greeting, its
+ * signature block, the term an agreement defines it by or the bank details printed after it.
  */
 export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
@@ -371,6 +433,8 @@ export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
     captionSide(near.heading) ||
     captionSide(near.blockTop) ||
     greetedSide(index, c) ||
+    signedSide(index, c) ||
+    definedSide(index, c) ||
     payeeSide(index, c)
   );
 }
@@ -455,7 +519,8 @@ export function featuresOf(
   const letters = c.text.match(/\p{L}/gu) ?? [];
   set('caps', letters.length ? letters.filter((l) => l === l.toUpperCase()).length / letters.length : 0);
   set('nWords', clip(Math.log1p(words.length) / 3));
-  const stems = contentStems(c.text);
+  // The unit a duration is asked in ("how many months") is part of its answer, no echo of the question.
+  const stems = contentStems(c.text).filter((s) => !(ctx.query.unit && TIME_UNIT.test(s)));
   set(
     'promptInValue',
     stems.length ? stems.filter((s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8).length / stems.length : 0,

@@ -11,10 +11,15 @@ export interface Logistic {
   b: number;
 }
 
-/** Platt scaling: P(answer right) = sigmoid(a * logit(p) + b). */
+/**
+ * Platt scaling: P(answer right) = sigmoid(a * logit(p) + b + c * familiarity). `familiarity`
+ * (answer-document.ts) tells how well the learned label associations know the document's
+ * labels for this question; absent `c` reads as 0.
+ */
 export interface Platt {
   a: number;
   b: number;
+  c?: number;
 }
 
 /** One regression tree: node i splits on `feature[i]` (`-1` for a leaf holding `value[i]`). */
@@ -168,7 +173,8 @@ export function scoreOf(
   return { p, rank: ranker ? linear(ranker, x) + z : p };
 }
 
-export const calibrate = (c: Platt, p: number) => sigmoid(c.a * logit(p) + c.b);
+export const calibrate = (c: Platt, p: number, familiarity = 0) =>
+  sigmoid(c.a * logit(p) + c.b + (c.c ?? 0) * familiarity);
 
 let loaded: ScorerModel | null = null;
 

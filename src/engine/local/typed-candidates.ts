@@ -17,7 +17,7 @@ import type { Query } from './query.ts';
 import type { Located } from './retrieval.ts';
 import { topPassages } from './retrieval.ts';
 import { isBareCaption } from './roles.ts';
-import { relatedStems } from './synonyms.ts';
+import { derivedStems, relatedStems } from './synonyms.ts';
 
 /**
  * Where a candidate came from. Every source is a layout or typing rule that holds for any
@@ -82,7 +82,9 @@ export type Trait =
   | 'prose'
   | 'ticked'
   | 'unticked'
-  | 'lexicon';
+  | 'lexicon'
+  | 'described'
+  | 'partial';
 
 export type Group = 'text' | 'number' | 'date' | 'categorical' | 'list' | 'boolean' | 'image';
 
@@ -132,7 +134,8 @@ function groupedIdEnd(words: readonly string[], k: number): number {
 }
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
-const DURATION_TEXT = /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\b/i;
+const DURATION_TEXT =
+  /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred)\b/i;
 const NEGATION =
   /\b(?:no|not|never|none|neither|nor|without|unpaid|void|n\/a|cannot|can't|won't|shall not|does not|do not|is not|are not|will not|may not)\b/i;
 
@@ -603,7 +606,11 @@ function categoryCands(index: DocIndex, categories: string[]): TypedCandidate[] 
     `(?<![\\p{L}\\p{N}])(?:${sorted.map((f) => escapeRegex(f).replace(/\\?\s+/g, '\\s+')).join('|')})(?![\\p{L}])`,
     'giu',
   );
-  const cands = scan(index, re, (m) => forms.get(m[0].toLowerCase().replace(/\s+/g, ' ')) ?? null);
+  const verbatim = scan(index, re, (m) => forms.get(m[0].toLowerCase().replace(/\s+/g, ' ')) ?? null);
+  const cands: (Candidate<string> & { share?: number })[] = [
+    ...verbatim,
+    ...describedCategories(index, usable, verbatim),
+  ];
   const counts = new Map<string, number>();
   for (const c of cands) counts.set(c.value, (counts.get(c.value) ?? 0) + 1);
   const marks = cands.map((c) => boxMark(index, c.at));
@@ -619,8 +626,64 @@ function categoryCands(index: DocIndex, categories: string[]): TypedCandidate[] 
       isMoney: c.text.length <= 3 ? 1 : 0,
       ticked: marks[i] === 'ticked' ? 1 : 0,
       unticked: marks[i] === 'empty' || (marks[i] !== 'ticked' && tickedPages.has(c.at.page)) ? 1 : 0,
+      described: c.share === undefined ? 0 : 1,
+      partial: c.share === undefined ? 0 : 1 - c.share,
     },
   }));
+}
+
+/**
+ * A category a passage describes without naming it: "Notice of termination of agreement" is a
+ * "Termination notice", "we are delighted to offer you the position" a "Job offer". Its words
+ * (or their lexicon synonyms and derived forms) in one passage, most of them for a category of
+ * several words; passages that name a category verbatim are left to that mention.
+ */
+function describedCategories(
+  index: DocIndex,
+  categories: string[],
+  verbatim: readonly Candidate<string>[],
+): (Candidate<string> & { share: number })[] {
+  const named = new Set(verbatim.map((c) => c.at.unit.id));
+  const wanted = categories.map((c) => {
+    const stems = [...new Set(contentStems(c))];
+    return {
+      category: c,
+      forms: stems.map((s) => new Set([s, ...relatedStems(s), ...derivedStems(s)])),
+      need: stems.length <= 2 ? stems.length : Math.ceil((2 * stems.length) / 3),
+    };
+  });
+  // Stem -> the (category, category word) pairs it stands for: one pass over each passage.
+  const byStem = new Map<string, [number, number][]>();
+  wanted.forEach((w, ci) => {
+    w.forms.forEach((forms, fi) => {
+      for (const f of forms) byStem.set(f, [...(byStem.get(f) ?? []), [ci, fi]]);
+    });
+  });
+  const out: (Candidate<string> & { share: number })[] = [];
+  for (const unit of index.units) {
+    if (named.has(unit.id) || unit.stems.length === 0 || unit.stems.length > 60) continue;
+    // Per category touched, where each of its words is first found (-1: not found).
+    const found = new Map<number, number[]>();
+    unit.stems.forEach((st, k) => {
+      for (const [ci, fi] of byStem.get(st) ?? []) {
+        const at = found.get(ci) ?? new Array<number>(wanted[ci]!.forms.length).fill(-1);
+        found.set(ci, at);
+        if (at[fi]! < 0) at[fi] = unit.stemAt[k]!;
+      }
+    });
+    for (const [ci, at] of found) {
+      const hits = at.filter((k) => k >= 0);
+      const w = wanted[ci]!;
+      if (hits.length === 0 || hits.length < w.need) continue;
+      const from = Math.min(...hits);
+      const to = Math.max(...hits);
+      const text = wordsOf(index, unit)
+        .slice(from, to + 1)
+        .join(' ');
+      out.push({ at: located(unit, from, to), value: w.category, text, share: hits.length / at.length });
+    }
+  }
+  return out;
 }
 
 const TICK = /^(?:\[?[xX✓✔✗✘☒☑■●◉]\]?|\(\s*[xX✓✔]\s*\))$/u;
