@@ -391,6 +391,8 @@ function signedSide(index: DocIndex, c: TypedCandidate): Side {
  */
 function definedSide(index: DocIndex, c: TypedCandidate): Side {
   if (c.source !== 'name') return 0;
+  const text = c.at.unit.text;
+  if (!text.includes('"') && !text.includes('\u201c')) return 0;
   const page = index.doc.pages[c.at.page]!;
   const after = c.at.unit.words
     .slice(c.at.to + 1, c.at.to + 41)
