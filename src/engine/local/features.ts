@@ -393,13 +393,23 @@ function definedSide(index: DocIndex, c: TypedCandidate): Side {
   if (c.source !== 'name') return 0;
   const text = c.at.unit.text;
   if (!text.includes('"') && !text.includes('\u201c')) return 0;
+  let memo = index.memo.get('defined-side') as Map<string, Side> | undefined;
+  if (!memo) {
+    memo = new Map();
+    index.memo.set('defined-side', memo);
+  }
+  const key = `${c.at.unit.id}:${c.at.to}`;
+  const hit = memo.get(key);
+  if (hit !== undefined) return hit;
   const page = index.doc.pages[c.at.page]!;
   const after = c.at.unit.words
     .slice(c.at.to + 1, c.at.to + 41)
     .map((w) => page.words[w]!.text)
     .join(' ');
   const m = DEFINED_AFTER.exec(after);
-  return m ? captionSide(m[1]!) : 0;
+  const side = m ? captionSide(m[1]!) : 0;
+  memo.set(key, side);
+  return side;
 }
 const DEFINED_AFTER =
   /^(?:(?!\band\b|\bbetween\b|;)[^"\u201c\u201d])*?\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
