@@ -323,9 +323,6 @@ const SCALE: Record<string, number> = {
 };
 const NUMBER_RE =
   /(\(\s*)?(-|−)?\s*((?:US)?\$|USD|€|EUR|£|GBP|CHF|Rs\.?|₹|INR)?\s*(\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}(?!\d)|\d+,\d{2}(?![\d,])|\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?(?:\s*(€|EUR\b|USD\b|GBP\b|CHF\b|PLN\b|zł))?/gi;
-/** Words an amount in words ends with, right before its figures in parentheses. */
-const SPELLED_AMOUNT =
-  /\b(?:amount of|dollars?|euros?|pounds?(?: sterling)?|francs?|rupees?|yen|cents?|hundred|thousand|million|billion|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty)\s*$/i;
 /** "4.904,94" and "56,02": a comma before exactly two final digits is a decimal comma. */
 const DECIMAL_COMMA = /^\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}$|^\d+,\d{2}$/;
 
@@ -407,6 +404,16 @@ const SMALL: Record<string, number> = {
   hundred: 100,
   half: 0.5,
 };
+
+/** The words a whole number is spelled with, "one" to "hundred" (no articles, "zero" or "half"). */
+export const NUMBER_WORD_ALTERNATIVES = Object.keys(SMALL)
+  .filter((k) => !['a', 'an', 'half', 'zero'].includes(k))
+  .join('|');
+/** Words an amount in words ends with, right before its figures in parentheses. */
+const SPELLED_AMOUNT = new RegExp(
+  `\\b(?:amount of|dollars?|euros?|pounds?(?: sterling)?|francs?|rupees?|yen|cents?|thousand|million|billion|${NUMBER_WORD_ALTERNATIVES})\\s*$`,
+  'i',
+);
 
 export function wordsToNumber(text: string): number | null {
   const t = text.toLowerCase().trim();

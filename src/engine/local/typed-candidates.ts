@@ -6,6 +6,7 @@ import {
   dateCandidates,
   durationCandidates,
   durationIn,
+  NUMBER_WORD_ALTERNATIVES,
   numberCandidates,
   scan,
 } from './candidates.ts';
@@ -134,8 +135,7 @@ function groupedIdEnd(words: readonly string[], k: number): number {
 }
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
-const DURATION_TEXT =
-  /\b\d+|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|(?:thir|four|fif|six|seven|eigh|nine)teen|(?:twen|thir|for|fif|six|seven|eigh|nine)ty|hundred)\b/i;
+const DURATION_TEXT = new RegExp(`\\b\\d+|\\b(?:${NUMBER_WORD_ALTERNATIVES})\\b`, 'i');
 const NEGATION =
   /\b(?:no|not|never|none|neither|nor|without|unpaid|void|n\/a|cannot|can't|won't|shall not|does not|do not|is not|are not|will not|may not)\b/i;
 
