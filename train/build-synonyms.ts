@@ -28,6 +28,10 @@ const HYPERNYMS = false;
 
 interface Synset {
   words: string[];
+  /** Acronyms among the words ("VAT"), written in capitals in the lexicon, lower-cased here. */
+  acronyms: string[];
+  /** What the synset's common-noun compounds are kinds of: "value-added_tax" → "tax", "certificate_of_deposit" → "certificate". */
+  heads: string[];
   hypernyms: string[];
   /** Derivationally related forms: word number here (1-based) → synset key and word number there. */
   derived: { from: number; to: string; word: number }[];
@@ -43,8 +47,18 @@ function readData(pos: string): Map<string, Synset> {
     const parts = line.split(' | ')[0]!.split(' ');
     const offset = parts[0]!;
     const wordCount = Number.parseInt(parts[3]!, 16);
-    const words: string[] = [];
-    for (let i = 0; i < wordCount; i++) words.push(parts[4 + 2 * i]!.toLowerCase().replace(/\(.*\)$/, ''));
+    const raw: string[] = [];
+    for (let i = 0; i < wordCount; i++) raw.push(parts[4 + 2 * i]!.replace(/\(.*\)$/, ''));
+    const words = raw.map((w) => w.toLowerCase());
+    const acronyms = raw.filter((w) => /^[A-Z]{2,6}$/.test(w)).map((w) => w.toLowerCase());
+    const heads = raw
+      .filter((w) => /^[a-z]+(?:[_-][a-z]+)+$/.test(w))
+      .map((w) => {
+        const ps = w.split(/[_-]/);
+        const of = ps.indexOf('of');
+        return of > 0 ? ps[of - 1]! : ps[ps.length - 1]!;
+      })
+      .filter((h) => h.length >= 3);
     let at = 4 + 2 * wordCount;
     const pointerCount = Number(parts[at]);
     at++;
@@ -63,7 +77,7 @@ function readData(pos: string): Map<string, Synset> {
       }
       at += 4;
     }
-    out.set(`${pos[0]}:${offset}`, { words, hypernyms, derived });
+    out.set(`${pos[0]}:${offset}`, { words, acronyms, heads, hypernyms, derived });
   }
   return out;
 }
@@ -91,6 +105,8 @@ for (const pos of DERIVED_POS) {
       if (!syn) continue;
       const at = syn.words.indexOf(lemma) + 1;
       const related = tagged && (POS as readonly string[]).includes(pos) ? [...syn.words] : [];
+      // An acronym is the kind of thing its spelled-out compound names ("VAT" is a tax), rare or not.
+      if (syn.acronyms.includes(lemma)) related.push(...syn.heads);
       for (const d of syn.derived) {
         if (d.from !== at) continue;
         const form = synsets.get(d.to)?.words[d.word - 1];

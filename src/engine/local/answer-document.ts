@@ -7,6 +7,7 @@ import {
   featuresOf,
   fillAssociations,
   fillRelative,
+  fillSoleFit,
   type ScoringContext,
   scoringContext,
   valueCounts,
@@ -70,6 +71,7 @@ export function examine(
     fillAssociations(x, model.associations, index, query, cand, group);
     return x;
   });
+  fillSoleFit(xs, cands, query);
   fillRelative(xs, ctx);
   const ranked = cands.map((cand, i) => ({ cand, x: xs[i]!, ...scoreOf(m, m.ranker, xs[i]!) }));
   ranked.sort((a, b) => b.rank - a.rank);
@@ -105,6 +107,8 @@ export const ANSWERABLE_FEATURES = [
   'labelUnused',
   'ownLabelShort',
   'logitGap',
+  'soleFit',
+  'deadlineUnmet',
 ] as const;
 
 const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
@@ -133,6 +137,9 @@ export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> 
     candidates: Math.log1p(scored.length) / 7,
     labelUnused: f('labelUnused'),
     ownLabelShort: f('ownLabelShort'),
+    soleFit: f('soleFit'),
+    // Asked by when, and the best candidate is not written as a limit (a letter's own date).
+    deadlineUnmet: f('qDeadline') * (1 - f('deadlineCue')),
   };
   return ANSWERABLE_FEATURES.map((k) => values[k]);
 }
@@ -357,55 +364,8 @@ export function answerDocument(
       };
     }
     case 'list_scalar': {
-      const items: Scored[] = [];
-      const seen = new Set<string>();
-      const used = new Set<string>();
-      // One item per value, and no item built from another item's words; a cell saying only
-      // what the question says ("Name" heading the column of names asked for) is a caption.
-      const take = (s: Scored) => {
-        if (inQuestionWords(s.cand.text, query, 3)) return;
-        // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
-        if (items.length > 0 && (s.cand.traits.prose ?? 0) !== (items[0]!.cand.traits.prose ?? 0)) return;
-        const k = valueKey(s.cand);
-        const wordsKey = s.cand.at.unit.words
-          .slice(s.cand.at.from, s.cand.at.to + 1)
-          .map((w) => `${s.cand.at.page}:${w}`);
-        if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) return;
-        seen.add(k);
-        for (const w of wordsKey) used.add(w);
-        items.push(s);
-      };
-      for (const s of e.scored) {
-        if (s.p < m.threshold || items.length >= 30) break;
-        take(s);
-      }
-      if (items.length === 0) {
-        // No entry convincing alone: a list whose entries together are (the rows of one table
-        // column, the lines of one bulleted block) is the answer when their summed probability is.
-        let bestRun: Scored[] = [];
-        let bestSum = 0;
-        for (const anchor of e.scored.slice(0, 10)) {
-          const run = [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)];
-          if (run.length < 2) continue;
-          const sum = run.reduce((t, s) => t + s.p, 0);
-          if (sum > bestSum) {
-            bestSum = sum;
-            bestRun = run;
-          }
-        }
-        if (bestSum < m.threshold) return empty(type, m, top?.p ?? 0, familiarity(e.scored));
-        for (const s of bestRun) take(s);
-      }
-      for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
-      for (let i = 0; i < items.length; i++) {
-        for (const s of coordinatedWith(e, items[i]!, m.threshold * SIBLING_SHARE)) take(s);
-      }
-      // A table's summary row read along with its entries is not one of them, unless asked for.
-      const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
-      const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
-      if (entries.length >= 2 && entries.length < items.length && !asksSummary) {
-        items.splice(0, items.length, ...entries);
-      }
+      const items = listItems(e, query, m);
+      if (items.length === 0) return empty(type, m, top?.p ?? 0, familiarity(e.scored));
       const best = items[0]!;
       // Items in the order the document gives them, as a reader lists them.
       items.sort(
@@ -436,6 +396,68 @@ export function answerDocument(
       };
     }
   }
+}
+
+/**
+ * The entries a list question asks for, the most probable first (none when the document holds
+ * no such list). An entry convincing alone opens the list; failing one, a run of entries that
+ * together are (the rows of one table column, the lines of one bulleted block) when their summed
+ * probability clears the run threshold, which training sets on families the scorer never saw.
+ */
+export function listItems(
+  e: Examined,
+  query: Query,
+  m: Pick<ScorerModel['groups'][Group], 'threshold' | 'runThreshold'>,
+): Scored[] {
+  const items: Scored[] = [];
+  const seen = new Set<string>();
+  const used = new Set<string>();
+  // One item per value, and no item built from another item's words; a cell saying only
+  // what the question says ("Name" heading the column of names asked for) is a caption.
+  const take = (s: Scored) => {
+    if (inQuestionWords(s.cand.text, query, 3)) return;
+    // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
+    if (items.length > 0 && (s.cand.traits.prose ?? 0) !== (items[0]!.cand.traits.prose ?? 0)) return;
+    const k = valueKey(s.cand);
+    const wordsKey = s.cand.at.unit.words
+      .slice(s.cand.at.from, s.cand.at.to + 1)
+      .map((w) => `${s.cand.at.page}:${w}`);
+    if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) return;
+    seen.add(k);
+    for (const w of wordsKey) used.add(w);
+    items.push(s);
+  };
+  for (const s of e.scored) {
+    if (s.p < m.threshold || items.length >= 30) break;
+    take(s);
+  }
+  if (items.length === 0) {
+    let bestRun: Scored[] = [];
+    let bestSum = 0;
+    for (const anchor of e.scored.slice(0, 10)) {
+      const run = [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)];
+      if (run.length < 2) continue;
+      const sum = run.reduce((t, s) => t + s.p, 0);
+      if (sum > bestSum) {
+        bestSum = sum;
+        bestRun = run;
+      }
+    }
+    if (bestSum < (m.runThreshold ?? m.threshold)) return [];
+    for (const s of bestRun) take(s);
+    if (items.length === 0) return [];
+  }
+  for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
+  for (let i = 0; i < items.length; i++) {
+    for (const s of coordinatedWith(e, items[i]!, m.threshold * SIBLING_SHARE)) take(s);
+    const series = items[i]!.cand.series;
+    if (series) for (const s of e.scored) if (s.cand.series === series) take(s);
+  }
+  // A table's summary row read along with its entries is not one of them, unless asked for.
+  const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
+  const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
+  if (entries.length >= 2 && entries.length < items.length && !asksSummary) return entries;
+  return items;
 }
 
 /** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */

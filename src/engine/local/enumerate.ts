@@ -67,3 +67,44 @@ function enumerateFrom(word: string, after: string): string[] {
   }
   return items;
 }
+
+/** Roman numerals a clause may count its items with, in order. */
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii'];
+
+/** The n-th marker of each counting style a sentence uses for its items: (a), (i), (1). */
+function markerStyles(n: number): string[] {
+  return [String.fromCharCode(97 + n), ROMAN[n] ?? '', String(n + 1)].filter(Boolean);
+}
+
+/**
+ * Items a sentence counts out with markers: "information that (a) is public; (b) was known
+ * before; or (c) is developed independently" → the three clauses. The markers must run in
+ * order from the first (a, i or 1) so that a stray "(c)" in a citation is not a list.
+ */
+export function markedItems(text: string): string[] {
+  const marks = [...text.matchAll(/\(([a-z]{1,4}|\d{1,2})\)\s+|(?<=^|[\s;:,])([a-z]|\d{1,2})\)\s+/g)].map(
+    (m) => ({
+      label: (m[1] ?? m[2]!).toLowerCase(),
+      start: m.index,
+      end: m.index + m[0].length,
+    }),
+  );
+  let best: string[] = [];
+  for (let s = 0; s < 3; s++) {
+    const run: typeof marks = [];
+    for (const m of marks) {
+      const want = markerStyles(run.length)[s];
+      if (m.label === want) run.push(m);
+      else if (run.length === 0) continue;
+    }
+    if (run.length < 2) continue;
+    const items = run.map((m, i) => {
+      let body = text.slice(m.end, run[i + 1]?.start ?? text.length);
+      // The last item ends with its sentence; the joints between items are not part of them.
+      if (i === run.length - 1) body = body.replace(/(?<!\b[A-Z])[.!?](?:\s.*)?$/s, '');
+      return body.replace(/[\s;,:.]*(?:\b(?:and|or|und|oder|et|ou)\s*)?$/i, '').trim();
+    });
+    if (items.every((x) => x.length >= 2) && items.length > best.length) best = items;
+  }
+  return best;
+}

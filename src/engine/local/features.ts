@@ -1,4 +1,5 @@
 import { contentStems } from '../text/tokenize.ts';
+import type { EnginePage } from '../types.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
 import { nearbyOf } from './nearby.ts';
@@ -186,6 +187,13 @@ export const FEATURES: readonly string[] = [
   'assocAbove',
   'assocMax',
   'nearColon',
+  'soleFit',
+  'definedAsked',
+  'signBlock',
+  'qSign*signBlock',
+  'qDeadline',
+  'deadlineCue',
+  'qDeadline*deadlineCue',
   ...SOURCES.map((s) => `source:${s}`),
   ...TRAITS.map((t) => `trait:${t}`),
   ...KINDS.map((k) => `kind:${k}`),
@@ -222,6 +230,31 @@ export const FEATURES: readonly string[] = [
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
+
+/** Words that open a signature block, in the languages documents use most. */
+const SIGNING = /\bby\s*:|^\s*by\s*$|\b(?:sign\w*|unterschrift|unterzeichnet|handtekening|ondertekend)\b/i;
+
+/**
+ * Whether a candidate sits in a signature block: just under a picture (the signature) in the
+ * same column, or under or beside a "By:" / "Signature" caption.
+ */
+function signatureBlock(page: EnginePage, c: TypedCandidate, nearText: string): number {
+  if (SIGNING.test(nearText)) return 1;
+  const boxes = c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => page.words[w]!.box);
+  if (boxes.length === 0) return 0;
+  const x0 = Math.min(...boxes.map((b) => b[0]));
+  const x1 = Math.max(...boxes.map((b) => b[2]));
+  const top = Math.min(...boxes.map((b) => b[1]));
+  const h = Math.max(...boxes.map((b) => b[3] - b[1]));
+  const under = page.images.some(
+    (img) => img.box[3] <= top + h * 0.5 && top - img.box[3] < h * 6 && img.box[0] < x1 && img.box[2] > x0,
+  );
+  return under ? 1 : 0;
+}
+
+/** Words that make the value after them a limit: "by", "until", "due", "no later than", "expires", in the languages documents use most. */
+const DEADLINE_CUE =
+  /\b(?:by|until|till|before|due|deadline|expir\w*|expiry|later than|through|thru|bis|tot|avant|jusqu\w*|uiterlijk|spätestens)\b/i;
 
 /** Stems of the units a length of time is written in. */
 const TIME_UNIT = /^(?:day|week|month|year)s?$/;
@@ -390,13 +423,19 @@ function signedSide(index: DocIndex, c: TypedCandidate): Side {
  * few dozen words, and not past an "and" that names the next party.
  */
 function definedSide(index: DocIndex, c: TypedCandidate): Side {
-  if (c.source !== 'name') return 0;
+  const term = definedTermOf(index, c);
+  return term ? captionSide(term) : 0;
+}
+
+/** The term a name is defined as where it is introduced: `X, a Delaware corporation ("Provider")` → "Provider". */
+function definedTermOf(index: DocIndex, c: TypedCandidate): string | null {
+  if (c.source !== 'name' && c.source !== 'item') return null;
   const text = c.at.unit.text;
-  if (!text.includes('"') && !text.includes('\u201c')) return 0;
-  let memo = index.memo.get('defined-side') as Map<string, Side> | undefined;
+  if (!text.includes('"') && !text.includes('\u201c')) return null;
+  let memo = index.memo.get('defined-term') as Map<string, string | null> | undefined;
   if (!memo) {
     memo = new Map();
-    index.memo.set('defined-side', memo);
+    index.memo.set('defined-term', memo);
   }
   const key = `${c.at.unit.id}:${c.at.to}`;
   const hit = memo.get(key);
@@ -406,10 +445,9 @@ function definedSide(index: DocIndex, c: TypedCandidate): Side {
     .slice(c.at.to + 1, c.at.to + 41)
     .map((w) => page.words[w]!.text)
     .join(' ');
-  const m = DEFINED_AFTER.exec(after);
-  const side = m ? captionSide(m[1]!) : 0;
-  memo.set(key, side);
-  return side;
+  const term = DEFINED_AFTER.exec(after)?.[1] ?? null;
+  memo.set(key, term);
+  return term;
 }
 const DEFINED_AFTER =
   /^(?:(?!\band\b|\bbetween\b|;)[^"\u201c\u201d])*?\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
@@ -435,13 +473,20 @@ function payeeSide(index: DocIndex, c: TypedCandidate): Side {
  * caption on its line, above it, heading its block or atop it, else by a letter's greeting, its
  * signature block, the term an agreement defines it by or the bank details printed after it.
  */
+/**
+ * Text beside a value reads as its caption only when it is short: in running text the words
+ * before a name are the sentence ("…company ("Client"), and Juniper Vale"), not its label.
+ */
+const shortCaption = (text: string) =>
+  (text.trim().split(/\s+/).length <= 4 || /:\s*$/.test(text)) && !/[()"\u201c\u201d]/.test(text) ? text : '';
+
 export function candidateSide(index: DocIndex, c: TypedCandidate): Side {
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
   const own = typeof c.value === 'string' ? CAPTIONED.exec(c.value) : null;
   return (
     (own ? captionSide(own[1]!) : 0) ||
-    captionSide(near.left) ||
-    captionSide(near.above) ||
+    captionSide(shortCaption(near.left)) ||
+    captionSide(shortCaption(near.above)) ||
     captionSide(near.heading) ||
     captionSide(near.blockTop) ||
     greetedSide(index, c) ||
@@ -558,6 +603,18 @@ export function featuresOf(
   // A label next to the value that names something else: the value answers another question.
   set('otherLabel', e.nearText && /[:#]$/.test(e.nearText.trim()) && e.label === 0 ? 1 : 0);
   set('nearColon', /[:#]$/.test(e.nearText.trim()) ? 1 : 0);
+  // A value written as a limit ("reply by 3 May", "Due date", "valid until") against a question
+  // asking for one: a letter's own date is no reply-by date, a return deadline no purchase date.
+  const before = c.at.unit.words.slice(Math.max(0, c.at.from - 4), c.at.from);
+  const cue = DEADLINE_CUE.test(`${e.nearText} ${before.map((w) => page.words[w]?.text ?? '').join(' ')}`)
+    ? 1
+    : 0;
+  // Named where the document defines it as what the question asks for: `X ("Provider")` for "the provider".
+  const term = definedTermOf(index, c);
+  set('definedAsked', term ? labelScore(term, query) : 0);
+  set('qDeadline', query.deadline ? 1 : 0);
+  set('deadlineCue', cue);
+  set('qDeadline*deadlineCue', query.deadline ? cue : 0);
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
   set('geoLeft', labelScore(near.left, query));
   set('geoAbove', labelScore(near.above, query));
@@ -566,6 +623,11 @@ export function featuresOf(
   set('geoAboveGap', clip(near.aboveGap / 12));
   set('geoHeading', labelScore(near.heading, query));
   set('geoHeadingExact', labelScore(near.heading, ctx.exact));
+  // A name in a signature block (under a signature, after "By:") for a question about who signed.
+  const captions = [near.above, near.left].filter((t) => t.split(/\s+/).length <= 4).join(' ');
+  const block = c.picture ? 0 : signatureBlock(page, c, captions);
+  set('signBlock', block);
+  set('qSign*signBlock', query.terms.some((t) => /^sign(?!if)/.test(t)) ? block : 0);
   const column = headerMatch(near.columnHead, query.prompt);
   const row = headerMatch(near.rowHead, query.prompt);
   set('geoColumn', column);
@@ -660,6 +722,35 @@ const OWN_LABEL = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[
  * associations are filled). `labelUnused`: the document has a label for the field that no
  * candidate sits by, as a form field left blank does.
  */
+/** Whether a candidate is of the kind of value a question asks for (any amount written as money, any date…). */
+function fitsKind(kind: Query['kind'], c: TypedCandidate): boolean {
+  const t = c.traits;
+  if (kind === 'money') return Boolean(t.isMoney || t.currency || t.decimals);
+  if (kind === 'date') return Boolean(t.isDate) || /^\d{4}-\d{2}-\d{2}$/.test(String(c.value));
+  if (kind === 'duration') return Boolean(t.isDuration);
+  if (kind === 'identifier') return Boolean(t.idShape);
+  return false;
+}
+
+/**
+ * `soleFit`: one over how many different values in the document are of the kind the question
+ * asks for (1 when a letter mentions one sum of money and the question asks for an amount).
+ */
+export function fillSoleFit(
+  xs: readonly (Float64Array | Float32Array)[],
+  cands: readonly TypedCandidate[],
+  query: Query,
+): void {
+  const fits = cands.map((c) => fitsKind(query.kind, c));
+  const values = new Set<string>();
+  cands.forEach((c, i) => {
+    if (fits[i]) values.add(valueKey(c));
+  });
+  xs.forEach((x, i) => {
+    x[AT.soleFit!] = fits[i] ? 1 / values.size : 0;
+  });
+}
+
 export function fillRelative(xs: readonly (Float64Array | Float32Array)[], ctx: ScoringContext): void {
   if (xs.length === 0) return;
   let bestOwn = 0;

@@ -43,6 +43,11 @@ export type Scorer = Logistic | Boosted;
 export type GroupModel = Scorer & {
   /** Below this candidate probability the document is taken not to state the value. */
   threshold: number;
+  /**
+   * Lists: the summed probability a run of entries needs when no entry clears `threshold`
+   * alone (absent: `threshold`).
+   */
+  runThreshold?: number;
   /** Calibrates the top candidate's probability into P(the answer is right). */
   answered: Platt;
   /** Calibrates it into P(a null answer is right) when below the threshold. */

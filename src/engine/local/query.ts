@@ -14,6 +14,8 @@ export interface Query {
   terms: string[];
   /** For ranges (periods, schedules): which end the prompt asks for. */
   rangeEnd: 'start' | 'end' | null;
+  /** The question asks by when something must happen or stops holding (a deadline, an expiry). */
+  deadline: boolean;
   /** "How many months" etc.: the unit a number answer is wanted in. */
   unit: 'days' | 'weeks' | 'months' | 'years' | 'percent' | null;
   /** What shape of answer the question's own wording asks for. */
@@ -41,6 +43,10 @@ const FALLBACK_WEIGHT = 0.5;
 /** A conditional fallback: "If the form has no case number, give its file reference." */
 const FALLBACK =
   /\bif\b[^.?,]*\b(?:no|not|none|without|missing|absent|lacks?)\b[^.?]*?,\s*(?:then\s+)?(?:give|use|return|answer with|report|take)\b([^.?]*)[.?]?/g;
+
+/** Wording that asks for a deadline or an end of validity: "by when", "reply-by date", "due", "expires". */
+const DEADLINE_ASKED =
+  /\bby when\b|\buntil when\b|\bdeadline\b|\bdue\b|\w-by\b|\b(?:no|not) later than\b|\blast day\b|\bexpir\w*|\bvalid (?:until|through|to)\b|\b(?:must|should|needs? to|has to|have to)\b[^?.]*\bby\b/;
 
 export function analyzeQuery(prompt: string): Query {
   const lower = prompt.toLowerCase();
@@ -143,6 +149,7 @@ export function analyzeQuery(prompt: string): Query {
     weights,
     terms,
     rangeEnd,
+    deadline: DEADLINE_ASKED.test(core),
     unit: unitWord as Query['unit'],
     kind,
     negated: /\b(not|never|without)\b/.test(core.replace(ruledOut, ' ')),

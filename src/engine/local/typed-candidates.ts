@@ -11,7 +11,7 @@ import {
   scan,
 } from './candidates.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
-import { enumerateItems } from './enumerate.ts';
+import { enumerateItems, markedItems } from './enumerate.ts';
 import { nounKind } from './nouns.ts';
 import { valueCandidates } from './pairs.ts';
 import type { Query } from './query.ts';
@@ -47,6 +47,8 @@ export interface TypedCandidate {
   text: string;
   /** Type-specific measurements of the value itself, 0-1 (see features.ts). */
   traits: Partial<Record<Trait, number>>;
+  /** Items counted out in one clause ("(a) …; (b) …") share this key: a reader who takes one takes all. */
+  series?: string;
   /** Picture candidates: the region and its nearby words. */
   picture?: { page: number; box: Box; caption: string; captionAt: Located | null };
 }
@@ -295,7 +297,8 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       end + 1 < words.length &&
       end - k < 8 &&
       !/[;:)]$/.test(words[end]!) &&
-      sameLine(end, end + 1) &&
+      // …unless it is a company's legal form, wrapped with its running text ("Westerly Industries / Inc., an Alabama").
+      (sameLine(end, end + 1) || isOrgSuffix(words[end + 1]!.replace(/[,;:()]+$/, ''))) &&
       (CAPITAL.test(words[end + 1]!) ||
         (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
     ) {
@@ -701,29 +704,46 @@ function boxMark(index: DocIndex, at: Located): 'ticked' | 'empty' | 'none' {
 
 // ---------- lists ----------
 
+/** An item marker in running text: "(a) ", "(ii) ", "2) ". */
+const MARKER = /(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s/;
+
 /** List items: enumerations in prose, then every text candidate (each item is scored alone). */
 function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
   const out: TypedCandidate[] = [];
   // The passages most about the question, and the document's opening, where it names its subjects.
+  // Sentences that count out their items ("(a) …; (b) …") further down, as their items read as a list.
   const passages = [
     ...topPassages(index, scores, 8, ['sentence', 'line']).map((s) => s.passage),
     ...index.passages.filter((u) => u.page === 0 && u.kind !== 'segment').slice(0, 12),
+    ...topPassages(index, scores, 30, ['sentence'])
+      .map((s) => s.passage)
+      .filter((u) => MARKER.test(u.text)),
   ];
   const seen = new Set<number>();
-  for (const passage of passages) {
-    if (seen.has(passage.id)) continue;
-    seen.add(passage.id);
-    const words = wordsOf(index, passage);
-    for (const item of enumerateItems(passage.text)) {
-      const at = findWords(words, item);
-      if (!at) continue;
+  const item = (passage: Passage, text: string, series?: string) => {
+    const at = findWords(wordsOf(index, passage), text);
+    if (at)
       out.push({
         source: 'item',
         at: located(passage, at[0], at[1]),
-        value: item,
-        text: item,
-        traits: textTraits(item),
+        value: text,
+        text,
+        traits: textTraits(text),
+        ...(series ? { series } : {}),
       });
+    return at !== null;
+  };
+  for (const passage of passages) {
+    if (seen.has(passage.id)) continue;
+    seen.add(passage.id);
+    for (const text of enumerateItems(passage.text)) item(passage, text);
+    if (MARKER.test(passage.text)) {
+      // Counted items end with semicolons, which end sentences here: read on to the last one.
+      const from = index.units.indexOf(passage);
+      const window = index.units.slice(from, from + 12).filter((u) => u.page - passage.page <= 1);
+      const series = `marked:${passage.id}`;
+      for (const text of markedItems(window.map((u) => u.text).join(' ')))
+        window.some((u) => item(u, text, series));
     }
     for (const name of nameRuns(index, passage)) {
       if (name.traits.orgSuffix || name.traits.nameShape === 1) out.push(name);

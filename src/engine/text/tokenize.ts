@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { nounKind } from '../local/nouns.ts';
 import { compoundParts } from './translations.ts';
 
 /** Words that carry no evidence on their own: question words, auxiliaries, articles. */
@@ -20,11 +21,23 @@ const QUESTION_NOISE: ReadonlySet<string> = new Set(
 
 const stemCache = new Map<string, string>();
 
+/**
+ * Porter strips "-er" as it strips "-ed", so the one who acts and the act done become one stem:
+ * "insurer" and "insured", "provider" and "provided", "employer" and "employ". A role is not its
+ * verb (the insurer is the other party from the insured), so an agent noun keeps its "-er".
+ */
+function agentAware(word: string, porter: string): string {
+  const base = word.endsWith('ers') ? word.slice(0, -1) : word;
+  if (!base.endsWith('er') || porter.endsWith('er') || porter.length < 3) return porter;
+  // Only nouns the lexicon files as people or organisations: "deliver" and "register" stay verbs.
+  return nounKind(base) ? `${porter}er` : porter;
+}
+
 /** Porter stem of a lower-cased word, memoised (the same few thousand words recur). */
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^[a-z]+$/.test(word) && word.length > 3 ? stemmer(word) : word;
+    s = /^[a-z]+$/.test(word) && word.length > 3 ? agentAware(word, stemmer(word)) : word;
     if (stemCache.size > 50_000) stemCache.clear();
     stemCache.set(word, s);
   }
