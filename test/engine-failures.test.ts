@@ -350,6 +350,14 @@ describe('local engine on documents it has never seen, through the upload pipeli
     return out;
   }
 
+  /** A list answer holding exactly `want` (in any order), one citation per item, each quoting its page. */
+  function expectListOf(cell: Json, want: string[], fileId: string, pages: string[][], what: string) {
+    const items = ((cell.value?.value as string[] | undefined) ?? []).map(loose);
+    expect([...items].sort(), show(cell)).toEqual(want.map(loose).sort());
+    expect((cell.citations as Json[]).length, show(cell)).toBe(want.length);
+    expectQuotesWritten(cell, fileId, pages, what);
+  }
+
   const show = (cell: Json) =>
     `seed ${SEED}: cell ${cell.status}${cell.statusText ? ` "${cell.statusText}"` : ''} value ${JSON.stringify(cell.value)}; citations ${
       (cell.citations as Json[] | undefined)
@@ -722,10 +730,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       prompt: 'Who are the parties to this agreement?',
       outputType: 'list_scalar',
     });
-    const items = ((cell.value?.value as string[] | undefined) ?? []).map(loose);
-    expect([...items].sort(), show(cell)).toEqual(parties.map(loose).sort());
-    expect((cell.citations as Json[]).length, show(cell)).toBe(3);
-    expectQuotesWritten(cell, id, [lines], 'parties');
+    expectListOf(cell, parties, id, [lines], 'parties');
   });
   // An account number printed in spaced groups is one identifier: answered and quoted whole,
   // whether a caption precedes it or a sentence carries it.
@@ -1028,10 +1033,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       prompt: 'What information is excluded from Confidential Information?',
       outputType: 'list_scalar',
     });
-    const items = ((cell.value?.value as string[] | undefined) ?? []).map(loose);
-    expect([...items].sort(), show(cell)).toEqual(chosen.map(loose).sort());
-    expect((cell.citations as Json[]).length, show(cell)).toBe(chosen.length);
-    expectQuotesWritten(cell, id, [lines], 'exclusions');
+    expectListOf(cell, chosen, id, [lines], 'exclusions');
   });
   // A deadline question wants a date written as a limit ("reply by"), not the letter's own date,
   // which stands first and alone at the top of the letter.

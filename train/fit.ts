@@ -364,6 +364,14 @@ function nearBestThreshold(items: { p: number; topRight: boolean; nullGold: bool
   return steps[right.findIndex((r) => r >= best - tolerance)]!;
 }
 
+/** F1 of a chosen item set against the wanted items; a list that should be empty scores 1 only when empty. */
+function setF1(hits: number, chosen: number, want: number): number {
+  if (want === 0) return chosen === 0 ? 1 : 0;
+  const precision = chosen ? Math.min(1, hits / chosen) : 0;
+  const recall = Math.min(1, hits / want);
+  return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+}
+
 /** Lists keep every item above the threshold: the one with the best mean F1 of item sets. */
 function bestItemThreshold(prepared: Prepared[], m: Scorer): number {
   const lists = prepared.map((p) => ({
@@ -376,14 +384,7 @@ function bestItemThreshold(prepared: Prepared[], m: Scorer): number {
     let sum = 0;
     for (const l of lists) {
       const chosen = l.items.filter((i) => i.p >= t);
-      const hits = chosen.filter((i) => i.pos).length;
-      if (l.want === 0) {
-        sum += chosen.length === 0 ? 1 : 0;
-        continue;
-      }
-      const precision = chosen.length ? Math.min(1, hits / chosen.length) : 0;
-      const recall = Math.min(1, hits / l.want);
-      sum += precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
+      sum += setF1(chosen.filter((i) => i.pos).length, chosen.length, l.want);
     }
     if (sum > bestF1) {
       bestF1 = sum;
@@ -421,13 +422,8 @@ function bestRunThreshold(
     });
   if (lists.length < 20) return undefined;
   const steps = Array.from({ length: 60 }, (_, i) => Math.round((i + 1) * 5) / 100);
-  const f1Of = (l: (typeof lists)[number], chosen: { p: number }[]) => {
-    const hits = chosen.filter((c) => l.pos.get(c)).length;
-    if (l.want === 0) return chosen.length === 0 ? 1 : 0;
-    const precision = chosen.length ? hits / chosen.length : 0;
-    const recall = Math.min(1, hits / l.want);
-    return precision + recall > 0 ? (2 * precision * recall) / (precision + recall) : 0;
-  };
+  const f1Of = (l: (typeof lists)[number], chosen: { p: number }[]) =>
+    setF1(chosen.filter((c) => l.pos.get(c)).length, chosen.length, l.want);
   const f1s = steps.map((t) =>
     lists.reduce((sum, l) => sum + f1Of(l, listItems(l.e, l.query, { threshold, runThreshold: t })), 0),
   );
