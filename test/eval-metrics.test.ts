@@ -146,17 +146,17 @@ describe('scoreGenerated', () => {
     expect(scoreGenerated('categorical', 'EUR', typed('categorical', 'USD')).right).toBe(false);
   });
 
-  it('list_scalar: right when F1 >= 0.5, F1 reported', () => {
+  it('list_scalar: right only as the exact set (as the corpus rule), F1 reported', () => {
     const gold = ['A Corp', 'B Inc', 'C LLC'];
     // P 1, R 1/3: F1 = 0.5
     const half = scoreGenerated('list_scalar', gold, typed('list_scalar', ['a corp']));
-    expect(half.right).toBe(true);
+    expect(half.right).toBe(false);
     expect(half.f1).toBeCloseTo(0.5, 10);
-    // P 1/2, R 1/3: F1 = 0.4
-    const less = scoreGenerated('list_scalar', gold, typed('list_scalar', ['A Corp', 'Zeta Holdings']));
-    expect(less.right).toBe(false);
-    expect(less.f1).toBeCloseTo(0.4, 10);
-    expect(scoreGenerated('list_scalar', gold, typed('list_scalar', ['C LLC', 'B Inc', 'A Corp']))).toEqual({
+    // P 3/4, R 1: F1 = 6/7, one item too many
+    const extra = scoreGenerated('list_scalar', gold, typed('list_scalar', ['A Corp', 'B Inc', 'C LLC', 'Zeta']));
+    expect(extra.right).toBe(false);
+    expect(extra.f1).toBeCloseTo(6 / 7, 10);
+    expect(scoreGenerated('list_scalar', gold, typed('list_scalar', ['C LLC', 'b inc.', 'A Corp']))).toEqual({
       right: true,
       f1: 1,
     });

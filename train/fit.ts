@@ -210,23 +210,31 @@ function standardiseSmall(rows: Rows, dims: number): { mean: number[]; std: numb
 
 /**
  * Platt scaling fitted on (logit p, outcome), and on familiarity as well when the pairs carry
- * it: the same probability is right more often on a document whose labels training knew.
+ * it: the same probability is right more often on a document whose labels training knew. List
+ * pairs also carry their weakest entry's probability, which gets its own weight.
  */
-export function fitPlatt(pairs: { p: number; ok: boolean; fam?: number }[]): Platt {
+export function fitPlatt(pairs: { p: number; ok: boolean; fam?: number; weakest?: number }[]): Platt {
   if (pairs.length < 5) return { a: 1, b: 0 };
   const withFam = pairs.some((q) => q.fam !== undefined);
-  const dims = withFam ? 2 : 1;
+  const withWeakest = pairs.some((q) => q.weakest !== undefined);
+  const columns = [
+    (q: (typeof pairs)[number]) => logit(q.p),
+    ...(withFam ? [(q: (typeof pairs)[number]) => q.fam ?? 0] : []),
+    ...(withWeakest ? [(q: (typeof pairs)[number]) => logit(q.weakest ?? q.p)] : []),
+  ];
   const rows: Rows = {
-    x: pairs.map((q) => (withFam ? Float32Array.of(logit(q.p), q.fam ?? 0) : Float32Array.of(logit(q.p)))),
+    x: pairs.map((q) => Float32Array.from(columns.map((f) => f(q)))),
     y: pairs.map((q) => (q.ok ? 1 : 0)),
   };
-  const m = fitLogistic(rows, dims, { l2: 1e-4, epochs: 400 });
-  // Back to raw units: a * logit + c * familiarity + b.
+  const m = fitLogistic(rows, columns.length, { l2: 1e-4, epochs: 400 });
+  // Back to raw units: a * logit + c * familiarity + d * logit(weakest) + b.
   const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
-  const a = m.w[0]! / m.std[0]!;
-  const c = withFam ? m.w[1]! / m.std[1]! : 0;
-  const b = m.b - a * m.mean[0]! - (withFam ? c * m.mean[1]! : 0);
-  return withFam ? { a: r4(a), b: r4(b), c: r4(c) } : { a: r4(a), b: r4(b) };
+  const w = m.w.map((wi, i) => wi / m.std[i]!);
+  const b = m.b - w.reduce((s, wi, i) => s + wi * m.mean[i]!, 0);
+  const out: Platt = { a: r4(w[0]!), b: r4(b) };
+  if (withFam) out.c = r4(w[1]!);
+  if (withWeakest) out.d = r4(w[columns.length - 1]!);
+  return out;
 }
 
 // ---------- the whole model ----------
@@ -430,13 +438,13 @@ function bestRunThreshold(
   const best = Math.max(...f1s);
   const plateau = steps.filter((_, i) => f1s[i]! >= best - 1e-9);
   const runThreshold = plateau[Math.floor((plateau.length - 1) / 2)]!;
-  // Whether the whole list is right (set F1 of at least one half, as lists are scored), against
-  // its best entry's probability: the list's confidence, not one entry's.
+  // Whether the whole list is right (exactly the wanted entries, as lists are scored), against
+  // its best and its weakest entry's probability: the list's confidence, not one entry's.
   const answered = lists.flatMap((l) => {
     const chosen = listItems(l.e, l.query, { threshold, runThreshold });
-    return chosen.length
-      ? [{ p: chosen[0]!.p, ok: f1Of(l, chosen) >= 0.5, fam: familiarity(l.e.scored) }]
-      : [];
+    if (!chosen.length) return [];
+    const weakest = Math.min(...chosen.map((c) => c.p));
+    return [{ p: chosen[0]!.p, weakest, ok: f1Of(l, chosen) >= 1 - 1e-9, fam: familiarity(l.e.scored) }];
   });
   return { runThreshold, answered };
 }

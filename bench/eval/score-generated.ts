@@ -7,7 +7,8 @@
  * - number: |answer − gold| < 0.01
  * - date: the same ISO `YYYY-MM-DD` string
  * - boolean, categorical: the same string ignoring case
- * - list_scalar: set F1 over normalised items (fuzzy one-to-one matching), right when F1 ≥ 0.5
+ * - list_scalar: set F1 over normalised items (fuzzy one-to-one matching), right when F1 = 1
+ *   (exactly the wanted items, the corpus rule in score.ts)
  * - image, image_list: right when every gold region is matched one-to-one by an answered
  *   region on the same page with IoU ≥ 0.5; `f1` is the F1 over regions
  * - null gold (or an empty list): right only when the answer is null or empty
@@ -18,7 +19,8 @@ import type { GoldAnswer, RegionAnswer } from '../../train/generate/types.ts';
 import { FUZZY_THRESHOLD, similarity } from './normalize.ts';
 import { listF1 } from './score.ts';
 
-export const LIST_F1_RIGHT = 0.5;
+/** A list is right when it is the wanted set: one rule with the corpus eval (score.ts). */
+export const LIST_F1_RIGHT = 1;
 export const IOU_THRESHOLD = 0.5;
 
 export interface GeneratedScore {
@@ -117,7 +119,7 @@ export function scoreGenerated(
       const want = Array.isArray(gold) ? gold.map(String) : [String(gold)];
       const got = Array.isArray(value) ? value.map(String) : [asText(value)];
       const f1 = listF1(want, got);
-      return { right: f1 >= LIST_F1_RIGHT, f1 };
+      return { right: f1 >= LIST_F1_RIGHT - 1e-9, f1 };
     }
     case 'image':
     case 'image_list': {

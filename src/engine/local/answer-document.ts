@@ -378,7 +378,9 @@ export function answerDocument(
         status: 'SUCCESS',
         value: { type, value: items.map((s) => String(s.cand.value)) },
         citations: items.flatMap((s) => cite(e, s.cand)),
-        confidence: round3(calibrate(m.answered, best.p, familiarity(e.scored))),
+        confidence: round3(
+          calibrate(m.answered, best.p, familiarity(e.scored), Math.min(...items.map((s) => s.p))),
+        ),
         score: best.p,
         empty: false,
       };

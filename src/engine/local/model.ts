@@ -20,6 +20,11 @@ export interface Platt {
   a: number;
   b: number;
   c?: number;
+  /**
+   * Lists: the weight of the weakest chosen entry's logit. A list is right only when every entry
+   * is, so its least convincing entry says as much as its best one.
+   */
+  d?: number;
 }
 
 /** One regression tree: node i splits on `feature[i]` (`-1` for a leaf holding `value[i]`). */
@@ -178,8 +183,8 @@ export function scoreOf(
   return { p, rank: ranker ? linear(ranker, x) + z : p };
 }
 
-export const calibrate = (c: Platt, p: number, familiarity = 0) =>
-  sigmoid(c.a * logit(p) + c.b + (c.c ?? 0) * familiarity);
+export const calibrate = (c: Platt, p: number, familiarity = 0, weakest = p) =>
+  sigmoid(c.a * logit(p) + c.b + (c.c ?? 0) * familiarity + (c.d ?? 0) * logit(weakest));
 
 let loaded: ScorerModel | null = null;
 
