@@ -1088,4 +1088,47 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(loose(String(whom.value?.value)), show(whom)).toBe(loose(client));
     expectQuotesWritten(whom, id, [lines], 'client');
   });
+  // Contact details are values of a shape: an e-mail address, a telephone number, a website.
+  // The letter holds other numbers (an account, an invoice, an amount, a date) beside them.
+  it(`2.2 text_quote / 2.4: a letter's e-mail address, telephone number and website are answered whole and cited (seed ${SEED})`, async () => {
+    const rng = rngFor('contacts');
+    const [sender] = rng.sample(COMPANIES, 1) as [string];
+    const [recipient, signer] = rng.sample(PEOPLE, 2) as [string, string];
+    const domain = brand(sender).toLowerCase().replace(/[^a-z]+/g, '');
+    const d = (n: number) => Array.from({ length: n }, () => rng.int(0, 9)).join('');
+    const phone = rng.pick([
+      `(${rng.int(201, 989)}) ${rng.int(200, 989)}-${d(4)}`,
+      `${rng.int(201, 989)}-${rng.int(200, 989)}-${d(4)}`,
+      `+44 ${rng.int(113, 199)} ${d(3)} ${d(4)}`,
+    ]);
+    const email = `${signer.split(' ')[0]!.toLowerCase()}.${signer.split(' ').at(-1)!.toLowerCase()}@${domain}.com`;
+    const site = `www.${domain}.com`;
+    const [street, city] = address(rng);
+    const lines = [
+      sender,
+      street,
+      city,
+      `Tel. ${phone} | ${site}`,
+      `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2025`,
+      recipient,
+      `Account ${d(8)}`,
+      `Dear ${recipient.split(' ')[0]},`,
+      `Invoice INV-${d(5)} for ${money(rng.int(10_000, 900_000))} is enclosed with this letter.`,
+      'Please contact us with any questions about your account.',
+      'Yours sincerely,',
+      signer,
+      `${sender} | ${email}`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'contacts.pdf');
+    for (const [prompt, want] of [
+      ["What is the sender's email address?", email],
+      ['Phone number', phone],
+      ['Which website does the letter give?', site],
+    ] as const) {
+      const cell = await answer(id, { prompt, outputType: 'text_quote' });
+      expect(String(cell.value?.value), `${prompt} ${show(cell)}`).toBe(want);
+      expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(want);
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+  });
 });

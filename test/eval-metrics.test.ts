@@ -153,7 +153,11 @@ describe('scoreGenerated', () => {
     expect(half.right).toBe(false);
     expect(half.f1).toBeCloseTo(0.5, 10);
     // P 3/4, R 1: F1 = 6/7, one item too many
-    const extra = scoreGenerated('list_scalar', gold, typed('list_scalar', ['A Corp', 'B Inc', 'C LLC', 'Zeta']));
+    const extra = scoreGenerated(
+      'list_scalar',
+      gold,
+      typed('list_scalar', ['A Corp', 'B Inc', 'C LLC', 'Zeta']),
+    );
     expect(extra.right).toBe(false);
     expect(extra.f1).toBeCloseTo(6 / 7, 10);
     expect(scoreGenerated('list_scalar', gold, typed('list_scalar', ['C LLC', 'b inc.', 'A Corp']))).toEqual({

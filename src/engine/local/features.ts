@@ -99,6 +99,9 @@ const TRAITS: Trait[] = [
   'lexicon',
   'described',
   'partial',
+  'isEmail',
+  'isPhone',
+  'isWeb',
 ];
 /**
  * Features read against the other candidates of the same question: how far each falls short of
@@ -208,6 +211,8 @@ export const FEATURES: readonly string[] = [
   'qMoney*isMoney',
   'qDuration*isDuration',
   'qDate*isDate',
+  'qContact*fits',
+  'qContact*other',
   'picture:captionLabel',
   'picture:captionLabelExact',
   'picture:area',
@@ -689,6 +694,11 @@ export function featuresOf(
   set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
   set('qDuration*isDuration', is('duration') * (t.isDuration ?? 0));
   set('qDate*isDate', is('date') * (t.isDate ?? 0));
+  if (query.contact) {
+    const shape = contactOf(c);
+    set('qContact*fits', shape === query.contact ? 1 : 0);
+    set('qContact*other', shape !== null && shape !== query.contact ? 1 : 0);
+  }
   if (c.picture) {
     const b = c.picture.box;
     const area = (b[2] - b[0]) * (b[3] - b[1]);
@@ -722,9 +732,14 @@ const OWN_LABEL = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[
  * associations are filled). `labelUnused`: the document has a label for the field that no
  * candidate sits by, as a form field left blank does.
  */
+const contactOf = (c: TypedCandidate) =>
+  c.traits.isEmail ? 'email' : c.traits.isPhone ? 'phone' : c.traits.isWeb ? 'web' : null;
+
 /** Whether a candidate is of the kind of value a question asks for (any amount written as money, any date…). */
-function fitsKind(kind: Query['kind'], c: TypedCandidate): boolean {
+function fitsKind(query: Query, c: TypedCandidate): boolean {
+  const kind = query.kind;
   const t = c.traits;
+  if (query.contact) return contactOf(c) === query.contact;
   if (kind === 'money') return Boolean(t.isMoney || t.currency || t.decimals);
   if (kind === 'date') return Boolean(t.isDate) || /^\d{4}-\d{2}-\d{2}$/.test(String(c.value));
   if (kind === 'duration') return Boolean(t.isDuration);
@@ -741,7 +756,7 @@ export function fillSoleFit(
   cands: readonly TypedCandidate[],
   query: Query,
 ): void {
-  const fits = cands.map((c) => fitsKind(query.kind, c));
+  const fits = cands.map((c) => fitsKind(query, c));
   const values = new Set<string>();
   cands.forEach((c, i) => {
     if (fits[i]) values.add(valueKey(c));

@@ -5,6 +5,8 @@ import { askedSide, type Side } from './roles.ts';
 import { derivedStems, relatedStems } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
+/** A contact detail: an e-mail address, a telephone or fax number, a website. */
+export type Contact = 'email' | 'phone' | 'web';
 
 export interface Query {
   prompt: string;
@@ -34,6 +36,8 @@ export interface Query {
   focus: string[];
   /** What the first noun of the question naming a person, group or place names ("which agency"). */
   asks: NounKind | null;
+  /** The contact detail asked for ("the applicant's email address", "customer service phone"). */
+  contact: Contact | null;
 }
 
 export const RELATED_WEIGHT = 0.35;
@@ -47,6 +51,13 @@ const FALLBACK =
 /** Wording that asks for a deadline or an end of validity: "by when", "reply-by date", "due", "expires". */
 const DEADLINE_ASKED =
   /\bby when\b|\buntil when\b|\bdeadline\b|\bdue\b|\w-by\b|\b(?:no|not) later than\b|\blast day\b|\bexpir\w*|\bvalid (?:until|through|to)\b|\b(?:must|should|needs? to|has to|have to)\b[^?.]*\bby\b/;
+
+/** How questions name a contact detail. */
+const CONTACT_ASKED: readonly [Contact, RegExp][] = [
+  ['email', /\be-?mails?\b/],
+  ['web', /\bweb ?sites?\b|\bweb (?:address|page)\b|\burls?\b|\bhome ?page\b/],
+  ['phone', /\b(?:tele)?phones?\b|\btel\b|\bfax\b|\bmobile\b|\bhotline\b/],
+];
 
 export function analyzeQuery(prompt: string): Query {
   const lower = prompt.toLowerCase();
@@ -123,7 +134,9 @@ export function analyzeQuery(prompt: string): Query {
       .map(nounKind)
       .find((k) => k !== undefined) ?? null;
   const role = askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' '));
-  const kind = answerKind(core, asks, role);
+  const contact = CONTACT_ASKED.find(([, re]) => re.test(core))?.[0] ?? null;
+  // A contact detail is a value a document states or not, like an identifier ("email address" is no place).
+  const kind = contact ? 'identifier' : answerKind(core, asks, role);
   // Likewise "date" in a date question: every date's label says it.
   if (kind === 'date') {
     const d = stem('date');
@@ -157,6 +170,7 @@ export function analyzeQuery(prompt: string): Query {
     role,
     focus,
     asks,
+    contact,
   };
 }
 

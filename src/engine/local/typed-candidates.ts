@@ -14,7 +14,7 @@ import type { DocIndex, Passage } from './doc-index.ts';
 import { enumerateItems, markedItems } from './enumerate.ts';
 import { nounKind } from './nouns.ts';
 import { valueCandidates } from './pairs.ts';
-import type { Query } from './query.ts';
+import type { Contact, Query } from './query.ts';
 import type { Located } from './retrieval.ts';
 import { topPassages } from './retrieval.ts';
 import { isBareCaption } from './roles.ts';
@@ -87,7 +87,10 @@ export type Trait =
   | 'unticked'
   | 'lexicon'
   | 'described'
-  | 'partial';
+  | 'partial'
+  | 'isEmail'
+  | 'isPhone'
+  | 'isWeb';
 
 export type Group = 'text' | 'number' | 'date' | 'categorical' | 'list' | 'boolean' | 'image';
 
@@ -136,6 +139,26 @@ function groupedIdEnd(words: readonly string[], k: number): number {
   return isGroupedId(words.slice(k, end + 1)) ? end : -1;
 }
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
+const EMAIL = /^[\p{L}\d._%+-]+@[\p{L}\d-]+(?:\.[\p{L}\d-]+)*\.\p{L}{2,}$/u;
+const WEB = /^(?:https?:\/\/\S+|www\.[\p{L}\d-]+(?:\.[\p{L}\d-]+)+(?:\/\S*)?)$/iu;
+/** A telephone number as written: a country code, an area code in brackets, groups of digits. */
+const PHONE = /^(?:\+\d{1,3}[\s.-]?)?(?:\(\d{1,5}\)[\s.-]?)?\d[\d\s./-]*\d$/;
+const phoneDigits = (text: string) => text.replace(/\D/g, '').length;
+
+/** The contact detail a piece of text is, by its shape alone. */
+export function contactShape(text: string): Contact | null {
+  const t = text
+    .trim()
+    .replace(/^(?:mailto:|tel:?|fax:?|phone:?|e-?mail:?)\s*/i, '')
+    .replace(/[.,;:)]+$/, '');
+  if (EMAIL.test(t)) return 'email';
+  if (WEB.test(t)) return 'web';
+  const digits = phoneDigits(t);
+  // Digits alone are any number's; a telephone number is written in groups or with its codes.
+  const written = /^[+(]/.test(t) || /\d[\s./-]\d/.test(t);
+  if (PHONE.test(t) && written && digits >= 7 && digits <= 15 && !LOOKS_LIKE_DATE.test(t)) return 'phone';
+  return null;
+}
 const MONEY_TEXT = /[$€£¥]|\b(?:usd|eur|gbp|chf)\b|^\(?-?\d{1,3}(?:[,. ]\d{3})*[.,]\d{2}\)?$/i;
 const DURATION_TEXT = new RegExp(`\\b\\d+|\\b(?:${NUMBER_WORD_ALTERNATIVES})\\b`, 'i');
 const NEGATION =
@@ -163,7 +186,21 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
     lexicon: lexiconShare(text),
     addressShape: ADDRESS.test(text) ? 1 : 0,
     groupNoun: namesGroup(words) ? 1 : 0,
+    ...contactTraits(text),
   };
+}
+
+function contactTraits(text: string): Partial<Record<Trait, number>> {
+  switch (contactShape(text)) {
+    case 'email':
+      return { isEmail: 1 };
+    case 'phone':
+      return { isPhone: 1 };
+    case 'web':
+      return { isWeb: 1 };
+    default:
+      return {};
+  }
 }
 
 /**
@@ -452,11 +489,60 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
       });
     }
   }
+  out.push(...contactSpans(index));
   // Typed spans, quoted as written.
   for (const c of dateCandidates(index)) out.push(typedText(c));
   for (const c of durationCandidates(index)) out.push(typedText(c));
   for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
   index.memo.set('document-spans', out);
+  return out;
+}
+
+/**
+ * E-mail addresses, websites and telephone numbers anywhere in the document, as written. A
+ * telephone number is the longest run of up to six words from a word with a digit or a "+".
+ */
+function contactSpans(index: DocIndex): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  const push = (unit: Passage, from: number, to: number, text: string) =>
+    out.push({
+      source: 'identifier',
+      at: located(unit, from, to),
+      value: text,
+      text,
+      traits: textTraits(text),
+    });
+  for (const unit of index.units) {
+    const words = wordsOf(index, unit);
+    for (let k = 0; k < words.length; k++) {
+      const w = words[k]!.replace(/[.,;:)]+$/, '');
+      const one = contactShape(w);
+      if (one === 'email' || one === 'web') {
+        push(unit, k, k, w.replace(/^(?:mailto:|e-?mail:)/i, ''));
+        continue;
+      }
+      if (!/^[+(]?\d/.test(w)) continue;
+      let end = -1;
+      for (let j = k; j < Math.min(words.length, k + 6); j++) {
+        const text = words
+          .slice(k, j + 1)
+          .join(' ')
+          .replace(/[.,;:]+$/, '');
+        if (contactShape(text) === 'phone') end = j;
+      }
+      if (end < 0) continue;
+      push(
+        unit,
+        k,
+        end,
+        words
+          .slice(k, end + 1)
+          .join(' ')
+          .replace(/[.,;:]+$/, ''),
+      );
+      k = end;
+    }
+  }
   return out;
 }
 

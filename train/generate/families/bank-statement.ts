@@ -133,9 +133,11 @@ async function generate(seed: number) {
   const p1 = flow.page;
   const at: Record<string, Ev> = {};
   const logos: RegionAnswer[] = [];
+  const bankAddr = address(rng, country).lines.join(', ');
+  const bankTel = phone(rng, country);
   const head = letterhead(p1, rng, {
     company: bank,
-    lines: [address(rng, country).lines.join(', '), `Customer service ${phone(rng, country)}`],
+    lines: [bankAddr, `Customer service ${bankTel}`],
     fonts: ctx.fonts,
     x: flow.left,
     y: flow.y,
@@ -317,6 +319,16 @@ async function generate(seed: number) {
 
   const when = pickTx ? fmt(pickTx.t.day) : '';
   const q = new Questions();
+  q.text(
+    'service_phone',
+    [
+      'Which phone number does the bank give for customer service?',
+      'Customer service phone',
+      'Bank telephone',
+    ],
+    bankTel,
+    ev(1, bankTel),
+  );
   q.text(
     'account_holder',
     ['Whose account is this?', 'Account holder', 'Name on the account'],

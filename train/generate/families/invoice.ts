@@ -207,7 +207,9 @@ async function generate(seed: number) {
     : null;
   // Letterhead; in the 'parties' layout the seller's block sits in a column under a heading
   // beside the customer's, and only a logo stands at the top.
-  const sellerLines = [...sellerAddr.lines, `Tel. ${phone(rng, country)}`, websiteFor(seller)];
+  const sellerTel = phone(rng, country);
+  const sellerSite = websiteFor(seller);
+  const sellerLines = [...sellerAddr.lines, `Tel. ${sellerTel}`, sellerSite];
   const head = letterhead(page1, rng, {
     company: seller,
     lines: sellerLines,
@@ -220,6 +222,8 @@ async function generate(seed: number) {
     align: producer === 'boxed' ? 'center' : producer === 'banner' ? 'left' : undefined,
   });
   at.seller = ev(1, seller);
+  at.sellerTel = ev(1, sellerTel);
+  at.sellerSite = ev(1, sellerSite);
   if (head.logo) images.push(head.logo);
   const title = rng.pick(words.title);
   let y = head.bottom + 8;
@@ -446,6 +450,22 @@ async function generate(seed: number) {
   ]);
 
   const q = new Questions();
+  q.text(
+    'seller_phone',
+    [
+      "What is the seller's phone number?",
+      'Telephone',
+      'Phone number of the company that issued the invoice',
+    ],
+    sellerTel,
+    at.sellerTel,
+  );
+  q.text(
+    'seller_website',
+    ['Which website does the seller give?', 'Website', 'Web address of the issuer'],
+    sellerSite,
+    at.sellerSite,
+  );
   q.text(
     'invoice_no',
     [

@@ -203,9 +203,10 @@ async function generate(seed: number) {
   const p = flow.page;
   const at: Record<string, Ev> = {};
   const graphics: RegionAnswer[] = [];
+  const senderTel = phone(rng, country);
   const head = letterhead(p, rng, {
     company: sender,
-    lines: [senderAddr.lines.join(', '), `${phone(rng, country)} · ${websiteFor(sender)}`],
+    lines: [senderAddr.lines.join(', '), `${senderTel} · ${websiteFor(sender)}`],
     fonts,
     x: flow.left,
     y: flow.y,
@@ -303,9 +304,22 @@ async function generate(seed: number) {
       `Enclosure${rng.chance(0.5) ? 's' : ''}: ${rng.pick(['statement of account', 'benefits summary', 'copy of agreement', 'price list'])}`,
       { size: fs - 1 },
     );
-  footers(flow, rng, [`${sender} · Registered in ${senderAddr.city} · ${emailFor(signer, sender)}`]);
+  const senderMail = emailFor(signer, sender);
+  footers(flow, rng, [`${sender} · Registered in ${senderAddr.city} · ${senderMail}`]);
 
   const q = new Questions();
+  q.text(
+    'sender_phone',
+    ['What telephone number does the sender give?', 'Phone', 'Tel. number of the writer'],
+    senderTel,
+    ev(1, senderTel),
+  );
+  q.text(
+    'sender_email',
+    ['What email address is given for the sender?', 'E-mail', 'Contact email of the writer'],
+    senderMail,
+    ev(1, senderMail),
+  );
   q.text(
     'sender_company',
     ['Which company sent this letter?', 'Sender', 'From which organisation is the letter?'],

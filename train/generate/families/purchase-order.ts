@@ -80,9 +80,10 @@ async function generate(seed: number) {
   });
   const p1 = flow.page;
   const at: Record<string, Ev> = {};
+  const buyerTel = phone(rng, country);
   const head = letterhead(p1, rng, {
     company: buyer,
-    lines: [...buyerAddr.lines, phone(rng, country)],
+    lines: [...buyerAddr.lines, buyerTel],
     fonts: ctx.fonts,
     x: flow.left,
     y: flow.y,
@@ -272,6 +273,12 @@ async function generate(seed: number) {
   ]);
 
   const q = new Questions();
+  q.text(
+    'buyer_phone',
+    ["What is the ordering company's phone number?", 'Buyer telephone', 'Phone of the purchaser'],
+    buyerTel,
+    ev(1, buyerTel),
+  );
   q.text(
     'po_no',
     [

@@ -136,7 +136,9 @@ async function generate(seed: number) {
   centred(producer === 'thermal' ? store.toUpperCase() : store, fonts.bold, fs + 3);
   at.store = ev(1, producer === 'thermal' ? store.toUpperCase() : store);
   for (const l of addr.lines) centred(l);
-  centred(`Tel ${phone(rng, country)}`);
+  const storeTel = phone(rng, country);
+  centred(`Tel ${storeTel}`);
+  at.storeTel = ev(1, storeTel);
   if (rng.chance(0.6))
     centred(
       `${country === 'AU' ? 'ABN' : country === 'US' ? 'Tax ID' : 'VAT No.'} ${makeId(rng, '9########')}`,
@@ -235,6 +237,12 @@ async function generate(seed: number) {
   const logoRegion = logo ? regions[images.indexOf(logo)]! : null;
 
   const q = new Questions();
+  q.text(
+    'store_phone',
+    ["What is the store's telephone number?", 'Store phone', 'Tel. of the shop'],
+    storeTel,
+    at.storeTel,
+  );
   q.text(
     'store_name',
     ['Which store issued this receipt?', 'Merchant name', 'Where was this purchase made?', 'Shop name'],

@@ -112,9 +112,10 @@ async function generate(seed: number) {
   const p = flow.page;
   const at: Record<string, Ev> = {};
   const graphics: RegionAnswer[] = [];
+  const serviceTel = phone(rng, country);
   const head = letterhead(p, rng, {
     company: provider,
-    lines: [`Customer service ${phone(rng, country)}`, websiteFor(provider)],
+    lines: [`Customer service ${serviceTel}`, websiteFor(provider)],
     fonts: ctx.fonts,
     x: flow.left,
     y: flow.y,
@@ -339,6 +340,18 @@ async function generate(seed: number) {
   footers(flow, rng, [`${provider} · ${address(rng, country).lines.join(', ')}`]);
 
   const q = new Questions();
+  q.text(
+    'service_phone',
+    ['Which phone number reaches customer service?', 'Customer service phone', 'Telephone for enquiries'],
+    serviceTel,
+    ev(1, serviceTel),
+  );
+  q.text(
+    'provider_website',
+    ["What is the provider's website?", 'Web address', 'Website of the utility'],
+    websiteFor(provider),
+    ev(1, websiteFor(provider)),
+  );
   q.text(
     'utility_account',
     ['What is the account number?', 'Utility account no.', 'Customer account number on the bill'],
