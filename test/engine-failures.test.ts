@@ -1094,7 +1094,9 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const rng = rngFor('contacts');
     const [sender] = rng.sample(COMPANIES, 1) as [string];
     const [recipient, signer] = rng.sample(PEOPLE, 2) as [string, string];
-    const domain = brand(sender).toLowerCase().replace(/[^a-z]+/g, '');
+    const domain = brand(sender)
+      .toLowerCase()
+      .replace(/[^a-z]+/g, '');
     const d = (n: number) => Array.from({ length: n }, () => rng.int(0, 9)).join('');
     const phone = rng.pick([
       `(${rng.int(201, 989)}) ${rng.int(200, 989)}-${d(4)}`,
