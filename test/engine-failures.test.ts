@@ -928,6 +928,28 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect.soft((stated[none]!.citations as Json[]).length, show(stated[none]!)).toBeGreaterThan(0);
     expectQuotesWritten(stated[none]!, ids[none]!, withoutTerm.pages, 'no term');
   });
+  // Agreements count a month as 30 days: a notice of "ninety (90) days" asked in months is 3, not 2.96.
+  it(`2.2 number / 2.4: a period written in days and asked in months is converted at 30 days a month (seed ${SEED})`, async () => {
+    const rng = rngFor('days in months');
+    const [provider, client] = rng.sample(COMPANIES, 2) as [string, string];
+    const days = rng.pick([30, 60, 90, 120, 180]);
+    const written = `${numberWords(days)} (${days}) days`;
+    const lines = [
+      'SERVICES AGREEMENT',
+      `This Agreement is made between ${provider} and ${client}.`,
+      '1. Services. The provider shall perform the services described in Schedule A.',
+      `2. Termination. Either party may terminate this Agreement by giving ${written}' prior written notice to the other party.`,
+      `3. Governing Law. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'notice.pdf');
+    const cell = await answer(id, {
+      prompt: 'How many months of notice must a party give to terminate?',
+      outputType: 'number',
+    });
+    expect(cell.value, show(cell)).toEqual({ type: 'number', value: days / 30 });
+    expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(`${days}) days`);
+    expectQuotesWritten(cell, id, [lines], 'notice in months');
+  });
   // An amount in words restated in figures, "ninety thousand dollars ($90,000)", is that amount:
   // the parentheses restate it, they do not mark an accounting negative.
   it(`2.2 number / 2.4: an amount written in words with its figures in parentheses is answered as that positive amount (seed ${SEED})`, async () => {

@@ -455,9 +455,27 @@ export function durationCandidates(index: DocIndex): Candidate<DurationValue>[] 
 }
 
 export function durationIn(d: DurationValue, unit: DurationValue['unit']): number {
-  const days = { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[d.unit] * d.amount;
   if (d.unit === unit) return d.amount;
-  if (unit === 'months' && d.unit === 'years') return d.amount * 12;
-  if (unit === 'years' && d.unit === 'months') return d.amount / 12;
+  // Agreements count a month as 30 days and a year as 365 days or 52 weeks: "ninety (90) days"
+  // is three months, not 2.96; "forty-five days" one and a half.
+  const whole = (n: number, per: number) => (n % per === 0 ? n / per : null);
+  const exact =
+    d.unit === 'days'
+      ? {
+          months: whole(d.amount, 365) !== null ? (d.amount / 365) * 12 : d.amount / 30,
+          years: whole(d.amount, 365),
+          weeks: whole(d.amount, 7),
+        }[unit]
+      : d.unit === 'weeks'
+        ? {
+            days: d.amount * 7,
+            years: whole(d.amount, 52),
+            months: whole(d.amount, 52) !== null ? (d.amount / 52) * 12 : null,
+          }[unit]
+        : d.unit === 'months'
+          ? { years: d.amount / 12, days: d.amount * 30, weeks: null }[unit]
+          : { months: d.amount * 12, days: d.amount * 365, weeks: d.amount * 52 }[unit];
+  if (exact !== null && exact !== undefined) return Math.round(exact * 100) / 100;
+  const days = { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[d.unit] * d.amount;
   return Math.round((days / { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[unit]) * 100) / 100;
 }
