@@ -456,26 +456,51 @@ export function durationCandidates(index: DocIndex): Candidate<DurationValue>[] 
 
 export function durationIn(d: DurationValue, unit: DurationValue['unit']): number {
   if (d.unit === unit) return d.amount;
-  // Agreements count a month as 30 days and a year as 365 days or 52 weeks: "ninety (90) days"
-  // is three months, not 2.96; "forty-five days" one and a half.
-  const whole = (n: number, per: number) => (n % per === 0 ? n / per : null);
-  const exact =
-    d.unit === 'days'
-      ? {
-          months: whole(d.amount, 365) !== null ? (d.amount / 365) * 12 : d.amount / 30,
-          years: whole(d.amount, 365),
-          weeks: whole(d.amount, 7),
-        }[unit]
-      : d.unit === 'weeks'
-        ? {
-            days: d.amount * 7,
-            years: whole(d.amount, 52),
-            months: whole(d.amount, 52) !== null ? (d.amount / 52) * 12 : null,
-          }[unit]
-        : d.unit === 'months'
-          ? { years: d.amount / 12, days: d.amount * 30, weeks: null }[unit]
-          : { months: d.amount * 12, days: d.amount * 365, weeks: d.amount * 52 }[unit];
-  if (exact !== null && exact !== undefined) return Math.round(exact * 100) / 100;
-  const days = { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[d.unit] * d.amount;
-  return Math.round((days / { days: 1, weeks: 7, months: 365.25 / 12, years: 365.25 }[unit]) * 100) / 100;
+  const exact = conventionalIn(d, unit);
+  if (exact !== null) return Math.round(exact * 100) / 100;
+  const days = DAYS_IN[d.unit] * d.amount;
+  return Math.round((days / DAYS_IN[unit]) * 100) / 100;
+}
+
+const DAYS_IN: Record<DurationValue['unit'], number> = {
+  days: 1,
+  weeks: 7,
+  months: 365.25 / 12,
+  years: 365.25,
+};
+
+/**
+ * Agreements count a month as 30 days and a year as 365 days or 52 weeks: "ninety (90) days"
+ * is three months, not 2.96; "forty-five days" one and a half. Null where no convention holds.
+ */
+function conventionalIn(d: DurationValue, unit: DurationValue['unit']): number | null {
+  const n = d.amount;
+  const whole = (per: number) => (n % per === 0 ? n / per : null);
+  const key = `${d.unit}>${unit}`;
+  switch (key) {
+    case 'days>months':
+      return n % 365 === 0 ? (n / 365) * 12 : n / 30;
+    case 'days>years':
+      return whole(365);
+    case 'days>weeks':
+      return whole(7);
+    case 'weeks>days':
+      return n * 7;
+    case 'weeks>years':
+      return whole(52);
+    case 'weeks>months':
+      return n % 52 === 0 ? (n / 52) * 12 : null;
+    case 'months>years':
+      return n / 12;
+    case 'months>days':
+      return n * 30;
+    case 'years>months':
+      return n * 12;
+    case 'years>days':
+      return n * 365;
+    case 'years>weeks':
+      return n * 52;
+    default:
+      return null;
+  }
 }
