@@ -446,7 +446,7 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
     });
   }
   out.push(...documentSpans(index));
-  return dedupe(out.filter((c) => !isBareCaption(c.text)));
+  return dedupe(out.filter((c) => !isBareCaption(c.text) && !inTelephoneNumber(c, out)));
 }
 
 /**
@@ -456,7 +456,7 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
 function documentSpans(index: DocIndex): TypedCandidate[] {
   const hit = index.memo.get('document-spans') as TypedCandidate[] | undefined;
   if (hit) return hit;
-  const out: TypedCandidate[] = [];
+  const out: TypedCandidate[] = contactSpans(index);
   // Identifier-looking tokens anywhere ("account ****8934", "Policy AB-12345"); one written in
   // spaced groups ("DE89 3704 0044 ...") whole, and not its groups one by one.
   for (const unit of index.units) {
@@ -489,13 +489,27 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
       });
     }
   }
-  out.push(...contactSpans(index));
   // Typed spans, quoted as written.
   for (const c of dateCandidates(index)) out.push(typedText(c));
   for (const c of durationCandidates(index)) out.push(typedText(c));
   for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
   index.memo.set('document-spans', out);
   return out;
+}
+
+/** Page words of a candidate, as `page:word`. */
+const pageWords = (c: TypedCandidate) =>
+  c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
+
+/** An identifier that is a part of a telephone number ("987-2409" of "(858) 987-2409"). */
+function inTelephoneNumber(c: TypedCandidate, all: readonly TypedCandidate[]): boolean {
+  if (c.source !== 'identifier' || c.traits.isPhone === undefined) return false;
+  const mine = pageWords(c);
+  return all.some((p) => {
+    if (p === c || !p.traits.isPhone || p.at.to - p.at.from <= c.at.to - c.at.from) return false;
+    const theirs = new Set(pageWords(p));
+    return mine.every((w) => theirs.has(w));
+  });
 }
 
 /**
