@@ -528,6 +528,20 @@ function contactSpans(index: DocIndex): TypedCandidate[] {
     });
   for (const unit of index.units) {
     const words = wordsOf(index, unit);
+    // Groups of a longer identifier ("ES31 XPBW 4738 3376 7410 6985 69") are no telephone number.
+    const groupEnd = new Int32Array(words.length).fill(-1);
+    const groupStart = new Int32Array(words.length).fill(-1);
+    for (let k = 0; k < words.length; k++) {
+      const end = groupedIdEnd(words, k);
+      if (end <= k) continue;
+      for (let j = k; j <= end; j++) {
+        groupEnd[j] = end;
+        groupStart[j] = k;
+      }
+      k = end;
+    }
+    const inLonger = (from: number, to: number) =>
+      groupEnd[from]! >= 0 && (groupStart[from]! < from || groupEnd[from]! > to);
     for (let k = 0; k < words.length; k++) {
       const w = words[k]!.replace(/[.,;:)]+$/, '');
       const one = contactShape(w);
@@ -544,7 +558,7 @@ function contactSpans(index: DocIndex): TypedCandidate[] {
           .replace(/[.,;:]+$/, '');
         if (contactShape(text) === 'phone') end = j;
       }
-      if (end < 0) continue;
+      if (end < 0 || inLonger(k, end)) continue;
       push(
         unit,
         k,
