@@ -732,6 +732,54 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
     expectListOf(cell, parties, id, [lines], 'parties');
   });
+  // A party is one entry however often the agreement names it: with its legal form in the
+  // preamble, without it in capitals above a signature, and run into the other party's name
+  // where two signature blocks stand side by side on one line.
+  it(`2.2 list_scalar / 2.4: each party is one entry, its full name, though the agreement also writes it without its legal form and run together with the other (seed ${SEED})`, async () => {
+    const rng = rngFor('distinct parties');
+    const parties = rng.sample(COMPANIES, 2) as [string, string];
+    const lines = [
+      'MUTUAL NONDISCLOSURE AGREEMENT',
+      `This Agreement is entered into on ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024 by and between`,
+      `${parties[0]} and ${parties[1]}.`,
+      'Each party may disclose confidential information to the other for the purpose of the venture.',
+      `This Agreement shall be governed by the laws of the State of ${rng.pick(STATES)}.`,
+      'IN WITNESS WHEREOF, the parties have signed this Agreement.',
+      `${parties[0]} ${parties[1]}`,
+      brand(parties[0]).toUpperCase(),
+      'By: ______________________',
+      brand(parties[1]).toUpperCase(),
+      'By: ______________________',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'nda.pdf');
+    const cell = await answer(id, {
+      prompt: 'Who are the parties to this agreement?',
+      outputType: 'list_scalar',
+    });
+    expectListOf(cell, parties, id, [lines], 'parties');
+  });
+  // "The tenants" asks for one side of the lease: the landlord, defined as such in the preamble
+  // and named again in the signature block, is no tenant, and the tenants a comma series names
+  // after "between" are each an entry.
+  it(`2.2 list_scalar / 2.4: "Who are the tenants?" answers each tenant of a series and leaves out the landlord (seed ${SEED})`, async () => {
+    const rng = rngFor('tenants');
+    const [landlord, ...tenants] = rng.sample(PEOPLE, 4) as [string, string, string, string];
+    const lines = [
+      'RESIDENTIAL LEASE AGREEMENT',
+      `This Lease is made on ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024 between ${landlord} ("Landlord") and`,
+      `${tenants[0]}, ${tenants[1]} and ${tenants[2]} (together, "Tenant").`,
+      `Landlord leases to Tenant the house at ${rng.int(10, 990)} Meadow Street for twelve (12) months.`,
+      `The rent is $${rng.int(9, 30)}00 per month, payable on the first day of each month.`,
+      'Signed by the parties on the date written above.',
+      'LANDLORD',
+      `Name: ${landlord}`,
+      'TENANT',
+      ...tenants.map((t) => `Name: ${t}`),
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'lease.pdf');
+    const cell = await answer(id, { prompt: 'Who are the tenants?', outputType: 'list_scalar' });
+    expectListOf(cell, tenants, id, [lines], 'tenants');
+  });
   // An account number printed in spaced groups is one identifier: answered and quoted whole,
   // whether a caption precedes it or a sentence carries it.
   it(`2.2 text_quote / 2.4: an IBAN written in spaced groups is answered whole, after a caption and inside a sentence (seed ${SEED})`, async () => {

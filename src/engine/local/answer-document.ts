@@ -1,6 +1,7 @@
 import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { durationCandidates, durationIn } from './candidates.ts';
+import { distinctNames } from './distinct-names.ts';
 import { indexFor } from './doc-index.ts';
 import {
   FEATURES,
@@ -417,7 +418,7 @@ export function listItems(
   // One item per value, and no item built from another item's words; a cell saying only
   // what the question says ("Name" heading the column of names asked for) is a caption.
   const take = (s: Scored) => {
-    if (inQuestionWords(s.cand.text, query, 3)) return;
+    if (inQuestionWords(s.cand.text, query, 3) || onOtherSide(e, query, s.cand)) return;
     // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
     if (items.length > 0 && (s.cand.traits.prose ?? 0) !== (items[0]!.cand.traits.prose ?? 0)) return;
     const k = valueKey(s.cand);
@@ -458,8 +459,20 @@ export function listItems(
   // A table's summary row read along with its entries is not one of them, unless asked for.
   const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
   const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
-  if (entries.length >= 2 && entries.length < items.length && !asksSummary) return entries;
-  return items;
+  const kept = entries.length >= 2 && entries.length < items.length && !asksSummary ? entries : items;
+  return distinctNames(kept, (s) => String(s.cand.value));
+}
+
+/**
+ * A list asked for one side ("the tenants", "the buyers") leaves out the names the document
+ * puts only on the other side: a party it defines as "Landlord" or captions "Seller:" is no tenant
+ * or buyer, however name-like.
+ */
+function onOtherSide(e: Examined, query: Query, c: TypedCandidate): boolean {
+  if (query.role === 0) return false;
+  const seen = e.ctx.valueSides?.get(valueKey(c)) ?? 0;
+  const asked = query.role === 1 ? 1 : 2;
+  return (seen & asked) === 0 && (seen & (3 ^ asked)) !== 0;
 }
 
 /** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */

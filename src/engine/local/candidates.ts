@@ -337,7 +337,11 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     if (!Number.isFinite(value)) return null;
     const scale = m[6] ? SCALE[m[6].toLowerCase()]! : 1;
     value = Number((value * scale).toPrecision(15));
-    const before = text.slice(Math.max(0, m.index - 1), m.index);
+    // The character right before the figure's first mark (the match may open with spaces).
+    const start = m.index + m[0].length - m[0].trimStart().length;
+    const before = text.slice(Math.max(0, start - 1), start);
+    // Digits glued to letters are part of a code ("DE355369209", "INV2024"), not a quantity.
+    if (!m[1] && !m[2] && !m[3] && /\p{L}/u.test(before)) return null;
     // Accounting negatives: "(4,500.00)" or "($120)", not an enumeration like "(30)", nor
     // figures restating the words before them: "ninety thousand dollars ($90,000)".
     const restates = Boolean(m[1]) && SPELLED_AMOUNT.test(text.slice(Math.max(0, m.index - 40), m.index));

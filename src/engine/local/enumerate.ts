@@ -43,7 +43,7 @@ function enumerateFrom(word: string, after: string): string[] {
       : /\s*;\s*|,?\s+and\s+/,
   );
   const items: string[] = [];
-  for (let p of parts) {
+  for (let p of parts.flatMap(commaSeries)) {
     p = p
       .replace(DESCRIPTOR, '')
       // Whatever follows a comma in lower case describes the party (", to allow ...").
@@ -60,13 +60,33 @@ function enumerateFrom(word: string, after: string): string[] {
     const named = words.filter(
       (w) =>
         /^[A-Z0-9“"&(]/.test(w) ||
-        /^(?:of|the|and|for|de|du|la|von|van|da|&|co\.?|inc\.?|l\.?p\.?)$/i.test(w),
+        /^(?:of|the|and|for|de|du|la|le|von|van|der|den|ter|del|della|di|da|dos|das|&|co\.?|inc\.?|l\.?p\.?)$/i.test(
+          w,
+        ),
     );
     if (named.length < words.length) continue;
     items.push(p);
   }
   return items;
 }
+
+/**
+ * "between A and B, C and D": the commas of a "between" belong to addresses ("Acme Corp,
+ * Springfield, Illinois") unless every piece they part is a full name on its own, as in a
+ * series of people ("Saoirse Oduya, Gideon Bergström").
+ */
+function commaSeries(part: string): string[] {
+  const pieces = part.split(/,\s+(?=[A-Z])/);
+  if (pieces.length < 2) return [part];
+  const names = pieces.map((p) => p.replace(/^\s*and\s+/i, '').trim());
+  return names.every((n) => isFullName(n) && !/\d/.test(n) && n.split(/\s+/).length <= 4 && !isLegalTail(n))
+    ? names
+    : [part];
+}
+
+/** A legal form alone ("Inc.", "L.L.C."), which a comma parts from its company's name. */
+const isLegalTail = (p: string) =>
+  /^(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\.?$/i.test(p);
 
 /** Roman numerals a clause may count its items with, in order. */
 const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii'];

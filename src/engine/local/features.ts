@@ -513,7 +513,8 @@ export function valueSides(index: DocIndex, cands: readonly TypedCandidate[]): M
     if (side === 0) continue;
     mark(valueKey(c), side);
     const own = typeof c.value === 'string' ? CAPTIONED.exec(c.value) : null;
-    if (own && captionSide(own[1]!) === side) mark(valueKey({ ...c, value: own[2]! }), side);
+    // "Name: Beatriz Osei" in the landlord's signature block: the name is on that side too.
+    if (own && captionSide(own[1]!) !== -side) mark(valueKey({ ...c, value: own[2]! }), side);
   }
   return out;
 }

@@ -59,6 +59,10 @@ const CONTACT_ASKED: readonly [Contact, RegExp][] = [
   ['phone', /\b(?:tele)?phones?\b|\btel\b|\bfax\b|\bmobile\b|\bhotline\b/],
 ];
 
+/** The stem of one who does what `verb` names: inspect → inspector, approv → approver, sign → signatori. */
+const isAgentNoun = (verb: string, derived: string) =>
+  derived.startsWith(verb) && /^(?:e?r|or|ori|ist|ant|ent)$/.test(derived.slice(verb.length));
+
 export function analyzeQuery(prompt: string): Query {
   const lower = prompt.toLowerCase();
   // Only the question itself, not formatting instructions ("Answer as YYYY-MM-DD", "e.g. ...").
@@ -103,9 +107,15 @@ export function analyzeQuery(prompt: string): Query {
     if (!own.has(stem(word))) continue;
     for (const f of translationsOf(word)) if (!weights.has(stem(f))) weights.set(stem(f), 1);
   }
+  // "Who will inspect the work?" asks for the inspector: a who-question's verb names its answer
+  // by the agent noun ("inspector", "approver", "signatory"), as much as by the verb itself.
+  const asksWho = /^\s*(?:who|by whom)\b/.test(core);
   for (const t of terms) {
     const w = weights.get(t) ?? 1;
-    for (const s of derivedStems(t)) if (!weights.has(s)) weights.set(s, DERIVED_SHARE * w);
+    for (const s of derivedStems(t)) {
+      if (weights.has(s)) continue;
+      weights.set(s, asksWho && isAgentNoun(t, s) ? w : DERIVED_SHARE * w);
+    }
   }
   for (const t of terms) {
     for (const s of relatedStems(t)) if (!weights.has(s)) weights.set(s, RELATED_WEIGHT);

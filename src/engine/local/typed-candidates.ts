@@ -115,7 +115,7 @@ const ORG_SUFFIX =
 /** Legal forms that are also common words in lower case ("as", "se", "spa"): only as companies write them. */
 const ORG_SUFFIX_CASED = /(?:^|\s)(?:KG|UG|SE|AS|ASA|A\/S|ApS|AB|Oy|SpA|S\.p\.A|eG|e\.\s?V)\.?$/;
 /** A name ending in a company's legal form ("Ltd", "GmbH & Co. KG", "S.p.A."). */
-const isOrgSuffix = (text: string) => ORG_SUFFIX.test(text) || ORG_SUFFIX_CASED.test(text);
+export const isOrgSuffix = (text: string) => ORG_SUFFIX.test(text) || ORG_SUFFIX_CASED.test(text);
 /** An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is not part of it. */
 const ID_TOKEN =
   /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/._]*\d[A-Z0-9\-/._]*|\d[A-Z0-9\-/._]*)[.,;:]?$/i;

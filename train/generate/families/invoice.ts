@@ -601,6 +601,28 @@ async function generate(seed: number) {
     ],
     images,
   );
+  // One cell of the item table, named by its row (the item) and its column's header. Drawn from
+  // a stream of its own so that the documents and the other questions stay as they were.
+  const cellRng = makeRng(hashSeed('invoice-cell', seed));
+  const row = cellRng.int(0, items.length - 1);
+  const heads = colSets[colSet]!.map((c) => c.title);
+  const col = heads.indexOf(
+    cellRng.pick(heads.filter((h) => !['Description', 'Item', 'Article'].includes(h))),
+  );
+  const cellValue = [items[row]!.qty, items[row]!.unit, items[row]!.total][
+    ['Qty', 'Quantity'].includes(heads[col]!) ? 0 : col === heads.length - 1 ? 2 : 1
+  ]!;
+  const desc = items[row]!.description;
+  q.number(
+    'line_cell',
+    [
+      `What is the ${heads[col]!.toLowerCase()} for ${desc}?`,
+      `${desc}: ${heads[col]}`,
+      `In the line items, the ${heads[col]!.toLowerCase()} of "${desc}"`,
+    ],
+    cellValue,
+    ev(rowPages[row]!, rows[row]![col]!),
+  );
   return pdfDoc('invoice', seed, producer, doc.save(), q);
 }
 

@@ -273,6 +273,11 @@ async function generate(seed: number) {
     ['All signatures', 'Every signature on the lease', 'Find the signatures of all parties.'],
     out.signatures,
   );
+  q.items(
+    'signatories',
+    ['Who signed the lease?', 'Signed by (names)', 'List everyone who signed.'],
+    out.signerEv,
+  );
   return pdfDoc(
     'lease',
     seed,

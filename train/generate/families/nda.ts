@@ -293,6 +293,11 @@ async function generate(seed: number) {
     ['All signatures', 'Every signature on the NDA', 'Find the signatures.'],
     out.signatures,
   );
+  q.items(
+    'signatories',
+    ['Who signed the NDA?', 'Signatories', 'Names of the people who signed'],
+    out.signerEv,
+  );
   return pdfDoc('nda', seed, `${mutual ? 'mutual' : 'one-way'}-${st.numbering}-${st.heading}`, out.pdf, q);
 }
 

@@ -371,6 +371,31 @@ async function generate(seed: number) {
     ['All signatures', 'Find every signature on the order.', 'Signatures on this document'],
     sigs,
   );
+  // One cell of the item table, named by its row (the item) and its column's header, from a
+  // stream of its own so that the documents and the other questions stay as they were.
+  const cellRng = makeRng(hashSeed('purchase-order-cell', seed));
+  const row = cellRng.int(0, items.length - 1);
+  const col = cellRng.pick([3, 5, 6]);
+  const it = items[row]!;
+  const cells = [
+    String(row + 1),
+    it.code,
+    it.name,
+    String(it.qty),
+    it.unit,
+    plain(it.unitPrice),
+    plain(it.total),
+  ];
+  q.number(
+    'line_cell',
+    [
+      `What is the ${columns[col]!.title.toLowerCase()} for ${it.name}?`,
+      `${it.name}: ${columns[col]!.title}`,
+      `In the order lines, the ${columns[col]!.title.toLowerCase()} of "${it.name}"`,
+    ],
+    col === 3 ? it.qty : col === 5 ? it.unitPrice : it.total,
+    ev(pages[row]!, cells[col]!),
+  );
   return pdfDoc('purchase_order', seed, producer, doc.save(), q);
 }
 
