@@ -200,20 +200,16 @@ async function generate(seed: number) {
     { title: rng.pick(['Amount', 'Ext. Price', 'Total']), width: 14, align: 'right' },
   ];
   const plain = (v: number) => ctx.amount(v).replace(/^[^\d-(]+|[^\d)]+$/g, '');
-  const pages = table(
-    flow,
-    columns,
-    items.map((it, i) => [
-      String(i + 1),
-      it.code,
-      it.name,
-      String(it.qty),
-      it.unit,
-      plain(it.unitPrice),
-      plain(it.total),
-    ]),
-    tableStyle(rng, ctx.fonts, fs),
-  );
+  const itemRows = items.map((it, i) => [
+    String(i + 1),
+    it.code,
+    it.name,
+    String(it.qty),
+    it.unit,
+    plain(it.unitPrice),
+    plain(it.total),
+  ]);
+  const pages = table(flow, columns, itemRows, tableStyle(rng, ctx.fonts, fs));
   const itemEv = items.map((it, i) => ev(pages[i]!, it.name));
   const sums: [string, number, boolean][] = [[rng.pick(['Subtotal', 'Merchandise total']), subtotal, false]];
   if (freight) sums.push([rng.pick(['Freight', 'Shipping & handling']), freight, false]);
@@ -377,15 +373,6 @@ async function generate(seed: number) {
   const row = cellRng.int(0, items.length - 1);
   const col = cellRng.pick([3, 5, 6]);
   const it = items[row]!;
-  const cells = [
-    String(row + 1),
-    it.code,
-    it.name,
-    String(it.qty),
-    it.unit,
-    plain(it.unitPrice),
-    plain(it.total),
-  ];
   q.number(
     'line_cell',
     [
@@ -394,7 +381,7 @@ async function generate(seed: number) {
       `In the order lines, the ${columns[col]!.title.toLowerCase()} of "${it.name}"`,
     ],
     col === 3 ? it.qty : col === 5 ? it.unitPrice : it.total,
-    ev(pages[row]!, cells[col]!),
+    ev(pages[row]!, itemRows[row]![col]!),
   );
   return pdfDoc('purchase_order', seed, producer, doc.save(), q);
 }
