@@ -11,6 +11,7 @@ import {
   fillSoleFit,
   type ScoringContext,
   scoringContext,
+  sidesSeen,
   valueCounts,
   valueKey,
   valueSides,
@@ -470,9 +471,8 @@ export function listItems(
  */
 function onOtherSide(e: Examined, query: Query, c: TypedCandidate): boolean {
   if (query.role === 0) return false;
-  const seen = e.ctx.valueSides?.get(valueKey(c)) ?? 0;
-  const asked = query.role === 1 ? 1 : 2;
-  return (seen & asked) === 0 && (seen & (3 ^ asked)) !== 0;
+  const seen = sidesSeen(e.ctx, c);
+  return !seen.same && seen.other;
 }
 
 /** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */

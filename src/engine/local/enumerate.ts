@@ -5,6 +5,9 @@
 const DESCRIPTOR =
   /,?\s+(?:a|an)\s+(?:[\w-]+\s+){0,4}(?:corporation|company|partnership|limited|llc|bank|association|entity|individual|resident|trust|organization|organisation)\b.*$|,\s*(?:with|having|whose|located|organized|organised|incorporated|residing|doing business|its|and its)\b.*$|,?\s+(?:with|having)\s+(?:its|a|offices)\b.*$/i;
 
+/** The legal forms a comma stands before inside a company's name ("Acme, Inc."). */
+const LEGAL_FORM = 'Inc|LLC|L\\.?L\\.?C|Ltd|L\\.?P|Corp|Co|N\\.A|S\\.A|plc|GmbH|Limited';
+
 export const isFullName = (i: string) =>
   i.split(/\s+/).length >= 2 || /\b(?:inc|llc|ltd|corp|corporation|company|lp|plc|gmbh|bank)\b/i.test(i);
 
@@ -39,7 +42,7 @@ function enumerateFrom(word: string, after: string): string[] {
   const among = /^(?:among|amongst)$/i.test(m[0]!);
   const parts = rest.split(
     among
-      ? /\s*;\s*|,?\s+and\s+|,\s+(?=[A-Z])(?!(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\b)/
+      ? new RegExp(`\\s*;\\s*|,?\\s+and\\s+|,\\s+(?=[A-Z])(?!(?:${LEGAL_FORM})\\b)`)
       : /\s*;\s*|,?\s+and\s+/,
   );
   const items: string[] = [];
@@ -85,8 +88,8 @@ function commaSeries(part: string): string[] {
 }
 
 /** A legal form alone ("Inc.", "L.L.C."), which a comma parts from its company's name. */
-const isLegalTail = (p: string) =>
-  /^(?:Inc|LLC|L\.?L\.?C|Ltd|L\.?P|Corp|Co|N\.A|S\.A|plc|GmbH|Limited)\.?$/i.test(p);
+const LEGAL_TAIL = new RegExp(`^(?:${LEGAL_FORM})\\.?$`, 'i');
+const isLegalTail = (p: string) => LEGAL_TAIL.test(p);
 
 /** Roman numerals a clause may count its items with, in order. */
 const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x', 'xi', 'xii'];

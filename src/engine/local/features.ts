@@ -519,6 +519,13 @@ export function valueSides(index: DocIndex, cands: readonly TypedCandidate[]): M
   return out;
 }
 
+/** Whether a value is printed anywhere on the asked side, and on the other side (valueSides). */
+export function sidesSeen(ctx: ScoringContext, c: TypedCandidate): { same: boolean; other: boolean } {
+  const seen = ctx.valueSides?.get(valueKey(c)) ?? 0;
+  const asked = ctx.query.role === 1 ? 1 : 2;
+  return { same: (seen & asked) !== 0, other: (seen & (3 ^ asked)) !== 0 };
+}
+
 /** Fills the learned word-association slots (they depend on the trained table, not only the page). */
 export function fillAssociations(
   x: Float64Array | Float32Array,
@@ -672,10 +679,9 @@ export function featuresOf(
     const side = candidateSide(index, c);
     set('roleSame', side === query.role ? 1 : 0);
     set('roleOther', side === -query.role ? 1 : 0);
-    const seen = ctx.valueSides?.get(valueKey(c)) ?? 0;
-    const asked = query.role === 1 ? 1 : 2;
-    set('roleSameElsewhere', seen & asked ? 1 : 0);
-    set('roleOtherElsewhere', seen & (3 ^ asked) ? 1 : 0);
+    const seen = sidesSeen(ctx, c);
+    set('roleSameElsewhere', seen.same ? 1 : 0);
+    set('roleOtherElsewhere', seen.other ? 1 : 0);
     // The greeted name itself, not just anything in the addressee's block (its company, street).
     set('roleGreeted', query.role === -1 && greetedSide(index, c) === -1 ? 1 : 0);
   }
