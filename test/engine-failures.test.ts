@@ -82,6 +82,19 @@ const ITEMS = [
   'Packaging materials, carton',
   'Expedited shipping surcharge',
 ];
+/** Goods a shop sells, as a till roll prints them. */
+const GOODS = [
+  'Iced tea',
+  'Notebook A5',
+  'Orange juice 1L',
+  'Chicken wrap',
+  'Greek yoghurt',
+  'Dish soap',
+  'Paper towels',
+  'Granola bar',
+  'Tomato soup',
+  'Masking tape',
+];
 const MONTHS = [
   'January',
   'February',
@@ -1202,5 +1215,135 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(want);
       expectQuotesWritten(cell, id, [lines], prompt);
     }
+  });
+
+  // A till receipt prints its items as rows of one block: a count run into each description, the
+  // price at the right. The lines above (date, receipt number, with codes at the right) and the
+  // summary rows below (subtotal, tax, total) share the left edge but are no items.
+  it(`2.2 list_scalar / 2.4: a receipt's items are the rows of its item block, without their counts, and not its header or total lines (seed ${SEED})`, async () => {
+    const rng = rngFor('receipt items');
+    const names = rng.sample(GOODS, rng.int(3, 5));
+    const prices = names.map(() => rng.int(99, 1_999));
+    const counts = names.map(() => rng.int(1, 4));
+    const price = (cents: number) => (cents / 100).toFixed(2);
+    const subtotal = prices.reduce((t, p, i) => t + p * counts[i]!, 0);
+    const tax = Math.round(subtotal * 0.06);
+    let top = 60;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [];
+    const row = (left: string, right?: string) => {
+      placed.push({ x: 60, top, text: left });
+      if (right) placed.push({ x: 270, top, text: right });
+      top += 16;
+    };
+    placed.push({ x: 110, top, text: rng.pick(COMPANIES), size: 13 });
+    top += 28;
+    row(
+      `Date: ${String(rng.int(1, 28)).padStart(2, '0')}/0${rng.int(1, 9)}/2025 Time: 1${rng.int(0, 9)}:${rng.int(10, 59)}`,
+      `Reg ${rng.int(1, 9)}`,
+    );
+    row(`Receipt # R${rng.int(1_000_000, 9_999_999)}`, `Op ${rng.int(10, 99)}`);
+    names.forEach((n, i) => row(`${counts[i]} ${n}`, price(prices[i]! * counts[i]!)));
+    row('SUBTOTAL', price(subtotal));
+    row('Sales tax 6%', price(tax));
+    row('TOTAL', `USD ${price(subtotal + tax)}`);
+    top += 12;
+    row('Thank you for shopping with us!');
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'receipt.pdf');
+    const cell = await answer(id, { prompt: 'What items were bought?', outputType: 'list_scalar' });
+    expectListOf(cell, names, id, [lines], 'receipt items');
+  });
+  // A payslip's earnings and its deductions are two lists in one table: the heading row between
+  // them ("Taxes & deductions", its figures column captioned instead of filled) ends the first.
+  it(`2.2 list_scalar / 2.4: the earnings of a payslip end at the deductions heading below them (seed ${SEED})`, async () => {
+    const rng = rngFor('payslip earnings');
+    const earnings = rng.sample(
+      ['Basic salary', 'Overtime', 'Holiday pay', 'Commission', 'Shift allowance', 'Bonus'],
+      rng.int(2, 4),
+    );
+    const deductions = rng.sample(
+      ['Income tax', 'Social insurance', 'Pension', 'Union dues', 'Health plan'],
+      rng.int(2, 4),
+    );
+    const amount = () =>
+      (rng.int(5_000, 400_000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 });
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 60, text: rng.pick(COMPANIES), size: 14 },
+      { x: 60, top: 90, text: `Employee ${rng.pick(PEOPLE)}` },
+      { x: 60, top: 130, text: 'Description' },
+      { x: 460, top: 130, text: 'Current' },
+    ];
+    let top = 150;
+    for (const e of earnings) {
+      placed.push({ x: 60, top, text: e }, { x: 460, top, text: amount() });
+      top += 16;
+    }
+    placed.push({ x: 60, top, text: 'Taxes & deductions' }, { x: 440, top, text: 'This period' });
+    top += 16;
+    for (const d of deductions) {
+      placed.push({ x: 60, top, text: d }, { x: 460, top, text: amount() });
+      top += 16;
+    }
+    placed.push(
+      { x: 300, top: top + 10, text: 'Net pay' },
+      { x: 450, top: top + 10, text: `USD ${amount()}` },
+    );
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'payslip.pdf');
+    const cell = await answer(id, { prompt: 'List the earnings components.', outputType: 'list_scalar' });
+    expectListOf(cell, earnings, id, [lines], 'earnings');
+  });
+  // The owner who signs a form is also the first of the owners it lists as "a) …, b) …": the
+  // answer is the list, its markers dropped, not the signature alone.
+  it(`2.2 list_scalar / 2.4: a form's listed owners are all answered, though the first also signs it (seed ${SEED})`, async () => {
+    const rng = rngFor('listed owners');
+    const owners = rng.sample(PEOPLE, 3) as [string, string, string];
+    const titles = ['Director', 'Partner', 'Member'];
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 150, top: 60, text: 'STATEMENT OF REGISTRATION', size: 14 },
+      { x: 60, top: 110, text: '1. Exact name of the business' },
+      { x: 300, top: 110, text: rng.pick(COMPANIES) },
+      { x: 60, top: 130, text: '2. Jurisdiction of formation' },
+      { x: 300, top: 130, text: rng.pick(STATES) },
+      { x: 60, top: 150, text: '3. Full names of all owners:' },
+      ...owners.flatMap((o, i) => [
+        { x: 75, top: 170 + i * 16, text: `${'abc'[i]}) ${o}` },
+        { x: 330, top: 170 + i * 16, text: titles[i]! },
+      ]),
+      { x: 60, top: 240, text: 'I declare that the statements in this application are true and correct.' },
+      { x: 60, top: 300, text: 'Signature of registrant' },
+      { x: 60, top: 316, text: owners[0] },
+      { x: 60, top: 332, text: 'Owner' },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'registration.pdf');
+    const cell = await answer(id, { prompt: 'Who are the owners?', outputType: 'list_scalar' });
+    expectListOf(cell, owners, id, [lines], 'owners');
+  });
+  // Recommendations printed as bullets are the list, the longest bullet too.
+  it(`2.2 list_scalar / 2.4: every bulleted recommendation is an item, however long (seed ${SEED})`, async () => {
+    const rng = rngFor('bulleted recommendations');
+    const actions = rng.sample(
+      [
+        'Reduce the number of active product variants by a fifth',
+        'Renegotiate the freight contracts before the end of the year',
+        'Invest in predictive maintenance at the main plant',
+        'Consolidate the two smallest distribution centres',
+        'Launch a supplier sustainability assessment programme',
+        'Hire additional customer success staff for the largest accounts',
+      ],
+      rng.int(3, 5),
+    );
+    const lines = [
+      `${rng.pick(COMPANIES)} Annual Operations Report`,
+      'Revenue grew in most channels while costs were held flat.',
+      'Recruitment for specialist roles remained challenging during the year.',
+      '4. Actions for the coming period',
+      ...actions.map((x) => `- ${x}.`),
+      'The board will review progress at its next meeting.',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'report.pdf');
+    const cell = await answer(id, { prompt: 'What does the report recommend?', outputType: 'list_scalar' });
+    expectListOf(cell, actions, id, [lines], 'recommendations');
   });
 });

@@ -11,7 +11,6 @@ import {
   examine,
   existenceOf,
   familiarity,
-  listItems,
   polarityInputs,
   valueFoundFor,
 } from '../src/engine/local/answer-document.ts';
@@ -23,6 +22,7 @@ import {
   fillRelative,
   pictureWords,
 } from '../src/engine/local/features.ts';
+import { listItems } from '../src/engine/local/list-items.ts';
 import {
   type Boosted,
   type GroupModel,

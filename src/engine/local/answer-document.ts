@@ -1,7 +1,6 @@
 import { citeWords } from '../citations.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { durationCandidates, durationIn } from './candidates.ts';
-import { distinctNames } from './distinct-names.ts';
 import { indexFor } from './doc-index.ts';
 import {
   FEATURES,
@@ -11,13 +10,13 @@ import {
   fillSoleFit,
   type ScoringContext,
   scoringContext,
-  sidesSeen,
   valueCounts,
   valueKey,
   valueSides,
 } from './features.ts';
+import { listItems } from './list-items.ts';
 import { calibrate, logit, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
-import { analyzeQuery, existenceTarget, inQuestionWords, type Query, VALUE_KINDS } from './query.ts';
+import { analyzeQuery, existenceTarget, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
@@ -400,168 +399,6 @@ export function answerDocument(
       };
     }
   }
-}
-
-/**
- * The entries a list question asks for, the most probable first (none when the document holds
- * no such list). An entry convincing alone opens the list; failing one, a run of entries that
- * together are (the rows of one table column, the lines of one bulleted block) when their summed
- * probability clears the run threshold, which training sets on families the scorer never saw.
- */
-export function listItems(
-  e: Examined,
-  query: Query,
-  m: Pick<ScorerModel['groups'][Group], 'threshold' | 'runThreshold'>,
-): Scored[] {
-  const items: Scored[] = [];
-  const seen = new Set<string>();
-  const used = new Set<string>();
-  // One item per value, and no item built from another item's words; a cell saying only
-  // what the question says ("Name" heading the column of names asked for) is a caption.
-  const take = (s: Scored) => {
-    if (inQuestionWords(s.cand.text, query, 3) || onOtherSide(e, query, s.cand)) return;
-    // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
-    if (items.length > 0 && (s.cand.traits.prose ?? 0) !== (items[0]!.cand.traits.prose ?? 0)) return;
-    const k = valueKey(s.cand);
-    const wordsKey = s.cand.at.unit.words
-      .slice(s.cand.at.from, s.cand.at.to + 1)
-      .map((w) => `${s.cand.at.page}:${w}`);
-    if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) return;
-    seen.add(k);
-    for (const w of wordsKey) used.add(w);
-    items.push(s);
-  };
-  for (const s of e.scored) {
-    if (s.p < m.threshold || items.length >= 30) break;
-    take(s);
-  }
-  if (items.length === 0) {
-    let bestRun: Scored[] = [];
-    let bestSum = 0;
-    for (const anchor of e.scored.slice(0, 10)) {
-      const run = [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)];
-      if (run.length < 2) continue;
-      const sum = run.reduce((t, s) => t + s.p, 0);
-      if (sum > bestSum) {
-        bestSum = sum;
-        bestRun = run;
-      }
-    }
-    if (bestSum < (m.runThreshold ?? m.threshold)) return [];
-    for (const s of bestRun) take(s);
-    if (items.length === 0) return [];
-  }
-  for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
-  for (let i = 0; i < items.length; i++) {
-    for (const s of coordinatedWith(e, items[i]!, m.threshold * SIBLING_SHARE)) take(s);
-    const series = items[i]!.cand.series;
-    if (series) for (const s of e.scored) if (s.cand.series === series) take(s);
-  }
-  // A table's summary row read along with its entries is not one of them, unless asked for.
-  const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
-  const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
-  const kept = entries.length >= 2 && entries.length < items.length && !asksSummary ? entries : items;
-  return distinctNames(kept, (s) => String(s.cand.value));
-}
-
-/**
- * A list asked for one side ("the tenants", "the buyers") leaves out the names the document
- * puts only on the other side: a party it defines as "Landlord" or captions "Seller:" is no tenant
- * or buyer, however name-like.
- */
-function onOtherSide(e: Examined, query: Query, c: TypedCandidate): boolean {
-  if (query.role === 0) return false;
-  const seen = sidesSeen(e.ctx, c);
-  return !seen.same && seen.other;
-}
-
-/** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */
-const SIBLING_SHARE = 0.25;
-/** The first words of a table's summary rows (totals, balances) in the languages documents use most. */
-const SUMMARY_ROW =
-  /^\s*(?:sub-?total|total|grand total|sum|balance|amount due|totaal|gesamt|summe|montant total)\b/i;
-
-const boxOf = (ctx: ScoringContext, c: TypedCandidate) => {
-  const page = ctx.index.doc.pages[c.at.page]!;
-  const ws = c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => page.words[w]!.box);
-  return [
-    Math.min(...ws.map((b) => b[0])),
-    Math.min(...ws.map((b) => b[1])),
-    Math.max(...ws.map((b) => b[2])),
-    Math.max(...ws.map((b) => b[3])),
-  ] as const;
-};
-
-/**
- * The other entries of the list the best item belongs to: candidates of the same kind that
- * start at the same left edge on the lines just above and below it (a bulleted list, a table
- * column), one run without a wide gap. A reader who finds one entry of a list reads the rest.
- */
-function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor: number): Scored[] {
-  if (anchor.cand.picture) return [];
-  const a = boxOf(ctx, anchor.cand);
-  const h = a[3] - a[1];
-  if (h <= 0) return [];
-  const column = scored
-    .filter(
-      (s) =>
-        s !== anchor &&
-        s.p >= floor &&
-        s.cand.at.page === anchor.cand.at.page &&
-        s.cand.source === anchor.cand.source &&
-        s.cand.at.from === 0,
-    )
-    .map((s) => ({ s, b: boxOf(ctx, s.cand) }))
-    .filter(({ b }) => Math.abs(b[0] - a[0]) < h * 0.8 && Math.abs(b[3] - b[1] - h) < h * 0.35)
-    .sort((x, y) => x.b[1] - y.b[1]);
-  const out: Scored[] = [];
-  // Walk away from the anchor both ways while the line gap stays list-like.
-  for (const dir of [-1, 1] as const) {
-    let edge = dir < 0 ? a[1] : a[3];
-    const run =
-      dir < 0
-        ? [...column].filter(({ b }) => b[3] <= a[1] + h * 0.2).reverse()
-        : column.filter(({ b }) => b[1] >= a[3] - h * 0.2);
-    for (const { s, b } of run) {
-      const gap = dir < 0 ? edge - b[3] : b[1] - edge;
-      // A table's summary row closes its entries; it is not one of them.
-      if (gap > h * 2.2 || SUMMARY_ROW.test(s.cand.text)) break;
-      out.push(s);
-      edge = dir < 0 ? b[1] : b[3];
-    }
-  }
-  return out;
-}
-
-/** Words that join the members of a series ("X and Y", "X, Y & Z"). */
-const SERIES_JOIN = /^(?:,|;|&|and|,\s*and|und|et|en|y)$/i;
-
-/**
- * The other members of a series the item is written in: candidates of the same kind in the same
- * sentence or line, separated from it by nothing but a comma or "and" ("between Acme Corp and
- * Beta LLC"). A reader who takes one member as an entry takes the others.
- */
-function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
-  if (item.cand.picture) return [];
-  const at = item.cand.at;
-  const page = e.ctx.index.doc.pages[at.page]!;
-  const word = (i: number) => page.words[at.unit.words[i]!]?.text ?? '';
-  const span = (from: number, to: number) =>
-    Array.from({ length: Math.max(0, to - from) }, (_, k) => word(from + k)).join(' ');
-  return e.scored.filter((s) => {
-    const b = s.cand.at;
-    if (s === item || s.cand.source !== item.cand.source) return false;
-    // A company listed with a company needs no score of its own: the series vouches for it.
-    const companies = s.cand.traits.orgSuffix === 1 && item.cand.traits.orgSuffix === 1;
-    if (s.p < floor && !companies) return false;
-    if (b.page !== at.page || b.unit !== at.unit) return false;
-    const [first, second] = b.from > at.to ? [at, b] : b.to < at.from ? [b, at] : [null, null];
-    if (!first || !second) return false;
-    // The joining comma may sit on the earlier member's last word ("Acme Corp, Beta LLC").
-    const comma = word(first.to).endsWith(',') ? ',' : '';
-    const joint = `${comma} ${span(first.to + 1, second.from)}`.trim();
-    return SERIES_JOIN.test(joint);
-  });
 }
 
 /**

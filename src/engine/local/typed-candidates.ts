@@ -583,7 +583,8 @@ function lineCandidates(index: DocIndex): TypedCandidate[] {
   for (const u of index.units) for (const w of u.words) unitOf.set(`${u.page}:${w}`, u);
   index.layouts.forEach((layout, page) => {
     for (const line of layout.lines.slice(0, 80)) {
-      if (line.words.length > 10) continue;
+      const marked = BULLET.test(layout.page.words[line.words[0]!]!.text) ? 1 : 0;
+      if (line.words.length - marked > 10) continue;
       const unit = unitOf.get(`${page}:${line.words[0]}`);
       if (!unit) continue;
       const from = unit.words.indexOf(line.words[0]!);

@@ -1,0 +1,360 @@
+import type { Examined, Scored } from './answer-document.ts';
+import { distinctNames } from './distinct-names.ts';
+import { type ScoringContext, sidesSeen, valueKey } from './features.ts';
+import type { ScorerModel } from './model.ts';
+import { inQuestionWords, type Query } from './query.ts';
+import { type Group, type TypedCandidate, textTraits } from './typed-candidates.ts';
+
+/**
+ * The entries a list question asks for, the most probable first (none when the document holds
+ * no such list). An entry convincing alone opens the list; failing one, a run of entries that
+ * together are (the rows of one table column, the lines of one bulleted block) when their summed
+ * probability clears the run threshold, which training sets on families the scorer never saw.
+ */
+export function listItems(
+  e: Examined,
+  query: Query,
+  m: Pick<ScorerModel['groups'][Group], 'threshold' | 'runThreshold'>,
+): Scored[] {
+  const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
+  const items: Scored[] = [];
+  const seen = new Set<string>();
+  const used = new Set<string>();
+  // The contiguous block of the first entry's column: rows below a heading or a total are another list.
+  const blocks = new Map<Scored, Set<Scored>>();
+  const blockOf = (first: Scored) => {
+    const block = blocks.get(first) ?? new Set(siblingsOf(e.ctx, e.scored, first, 0));
+    blocks.set(first, block);
+    return block;
+  };
+  const tidied = new Map<Scored, Scored>();
+  // One item per value, and no item built from another item's words; a cell saying only
+  // what the question says ("Name" heading the column of names asked for) is a caption.
+  const take = (s: Scored) => {
+    const t = tidy(s);
+    if (inQuestionWords(t.cand.text, query, 3) || onOtherSide(e, query, t.cand)) return;
+    if ((!sentenceLike(t.cand) && CAPTION.test(t.cand.text)) || headsFigures(e.ctx, s.cand)) return;
+    // Entries of a bulleted or counted-out list are all marked so: the paragraph after it is none.
+    if (items.length > 0 && isMarked(e, items[0]!) && !isMarked(e, s)) return;
+    // A list of codes holds codes: the coverage named beside each policy number is no entry.
+    if (items.length > 0 && CODE.test(tidied.get(items[0]!)!.cand.text) && !t.cand.traits.hasDigits) return;
+    // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
+    if (items.length > 0 && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
+    // Below a heading or a summary row in the first entry's column begins another list.
+    if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;
+    const k = valueKey(t.cand);
+    const wordsKey = t.cand.at.unit.words
+      .slice(t.cand.at.from, t.cand.at.to + 1)
+      .map((w) => `${t.cand.at.page}:${w}`);
+    if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) return;
+    seen.add(k);
+    for (const w of wordsKey) used.add(w);
+    tidied.set(s, t);
+    items.push(s);
+  };
+  const reset = () => {
+    items.length = 0;
+    seen.clear();
+    used.clear();
+  };
+  // A reader who finds one entry of a list reads the rest: its column, its series.
+  const expand = () => {
+    for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
+    for (let i = 0; i < items.length; i++) {
+      for (const s of coordinatedWith(e, items[i]!, m.threshold * SIBLING_SHARE)) take(s);
+      const series = items[i]!.cand.series;
+      if (series) for (const s of e.scored) if (s.cand.series === series) take(s);
+    }
+  };
+  const keyOf = (s: Scored) => valueKey(tidy(s).cand);
+  for (const s of e.scored) {
+    if (s.p < m.threshold || items.length >= 30) break;
+    take(s);
+  }
+  if (items.length > 0) expand();
+  // One name alone (a signature) that a run of entries also lists ("a) Bruno Iwasaki, b) …"): the list is the run.
+  const elsewhere = (a: Scored, b: Scored) => {
+    if (a.cand.at.page !== b.cand.at.page) return true;
+    const [x, y] = [boxOf(e.ctx, a.cand), boxOf(e.ctx, b.cand)];
+    return x[2] <= y[0] || y[2] <= x[0] || x[3] <= y[1] || y[3] <= x[1];
+  };
+  const other = items.length === 1 ? bestRun(e, asksSummary, (s) => !elsewhere(s, items[0]!)) : null;
+  // Entries of one list are about as likely as each other, or counted out ("a)", "b)"): a
+  // caption over a signature is no entry.
+  const even = (r: Scored[]) => Math.min(...r.map((s) => s.p)) >= 0.25 * Math.max(...r.map((s) => s.p));
+  const alone =
+    other !== null &&
+    other.sum >= (m.runThreshold ?? m.threshold) &&
+    (even(other.items) || other.items.every((s) => tidy(s) !== s)) &&
+    other.items.some((s) => keyOf(s) === keyOf(items[0]!));
+  const run = alone && other ? other : bestRun(e, asksSummary);
+  if (items.length === 0 || alone) {
+    if (run.sum < (m.runThreshold ?? m.threshold)) return [];
+    const before = [...items];
+    reset();
+    for (const s of run.items) take(s);
+    // None of the run is an entry after all (the other side's names): the one found stands.
+    if (items.length === 0) for (const s of before) take(s);
+    if (items.length === 0) return [];
+    expand();
+  }
+  // A table's summary row read along with its entries is not one of them, unless asked for.
+  const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
+  let kept = entries.length >= 2 && entries.length < items.length && !asksSummary ? entries : items;
+  // People asked for: the company a signatory signs for, printed over the names, is none of them.
+  if (PEOPLE_ASKED.test(query.prompt) && !COMPANIES_ASKED.test(query.prompt)) {
+    const people = kept.filter((s) => !tidied.get(s)!.cand.traits.orgSuffix);
+    if (people.length > 0) kept = people;
+  }
+  return distinctNames(withoutCounts(kept.map((s) => tidied.get(s)!)), (s) => String(s.cand.value));
+}
+
+/** The strongest run of two or more entries in one column: the rows of a table, the lines of a bulleted block. */
+function bestRun(
+  e: Examined,
+  asksSummary: boolean,
+  avoid: (s: Scored) => boolean = () => false,
+): { items: Scored[]; sum: number } {
+  let best: Scored[] = [];
+  let bestSum = 0;
+  for (const anchor of e.scored.slice(0, 10)) {
+    if ((SUMMARY_ROW.test(anchor.cand.text) && !asksSummary) || avoid(anchor)) continue;
+    const run = [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)];
+    if (run.length < 2 || run.some(avoid)) continue;
+    const sum = run.reduce((t, s) => t + s.p, 0);
+    if (sum > bestSum) {
+      bestSum = sum;
+      best = run;
+    }
+  }
+  return { items: best, sum: bestSum };
+}
+
+/**
+ * Words a caption is made of and no entry is: one ending on a joining word ("CONFIRMED AND AGREED
+ * AS", "Signed for and on behalf of"), an instruction to whoever fills the form ("Name (please print)").
+ */
+const CAPTION =
+  /\b(?:as|by|of|to|for|and|or|the|per|on behalf of)\s*:?$|\bplease\b|^\(?(?:print(?:ed)?\s+)?name\b/i;
+
+/** Questions that ask for persons: people, individuals, whoever signed (a company signs through them). */
+const PEOPLE_ASKED =
+  /\b(?:people|persons?|individuals|signator(?:y|ies)|signers?|who (?:has |have )?signed|signed by)\b/i;
+
+const COMPANIES_ASKED = /\b(?:compan(?:y|ies)|organi[sz]ations?|entit(?:y|ies)|firms?|businesses)\b/i;
+
+/** A code alone: one token of letters, digits and separators, with a digit ("GL-5106009"). */
+const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-/.#]*$/u;
+
+/** Whether an entry is printed after a bullet or counting marker ("•", "-", "a)", "3."). */
+function isMarked(e: Examined, s: Scored): boolean {
+  if (s.cand.series || (tidy(s) !== s && !/^(?:for|by)\s/i.test(s.cand.text))) return true;
+  const at = s.cand.at;
+  if (at.from === 0) return false;
+  const words = e.ctx.index.doc.pages[at.page]!.words;
+  const marker = words[at.unit.words[at.from - 1]!]!;
+  if (!MARKER_WORD.test(marker.text)) return false;
+  // The marker opens its line: the word before it, if any, sits on a line above.
+  const prior = at.from >= 2 ? words[at.unit.words[at.from - 2]!]! : null;
+  return !prior || prior.box[3] <= (marker.box[1] + marker.box[3]) / 2;
+}
+const MARKER = String.raw`[•●▪◦‣\-–*·]|\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)]`;
+const MARKER_WORD = new RegExp(`^(?:${MARKER})$`, 'i');
+
+/** A marker opening an entry ("a)", "1.", "(ii)", "•") or the "for" of a signature's company line. */
+const LEAD_WORD = new RegExp(`^(?:${MARKER}|for|by)$`, 'i');
+
+/** An entry as a reader copies it: without the marker that counts it out or the "for" before a company. */
+function tidy(s: Scored): Scored {
+  const c = s.cand;
+  const words = c.text.split(/\s+/);
+  if (c.picture || words.length < 2 || words.length !== c.at.to - c.at.from + 1) return s;
+  const first = words[0]!;
+  if (!LEAD_WORD.test(first) || (/^[a-z]{2,}$/i.test(first) && !/^\p{Lu}/u.test(words[1]!))) return s;
+  if (/^(?:for|by)$/i.test(first) && !/^[a-z]/.test(first)) return s;
+  const text = words.slice(1).join(' ');
+  return {
+    ...s,
+    cand: { ...c, at: { ...c.at, from: c.at.from + 1 }, value: text, text, traits: { ...c.traits } },
+  };
+}
+
+/** A count printed before an entry ("1 Iced tea", "2 x Bananas"), as its own word or words. */
+const COUNT_WORD = /^(?:\d{1,3}|\d{1,3}[x×]|[x×@])$/;
+
+/**
+ * Entries that all open with a count are the rows of a table whose quantity column runs into
+ * the description (a till roll's "1 Iced tea"): the entry is the thing, not how many of it.
+ */
+function withoutCounts(items: Scored[]): Scored[] {
+  const counted = items.map((s) => {
+    const words = s.cand.text.split(/\s+/);
+    let k = 0;
+    while (k < 2 && k < words.length - 1 && COUNT_WORD.test(words[k]!)) k++;
+    return k > 0 && /^\p{L}/u.test(words[k]!) && /^\d/.test(words[0]!) ? k : 0;
+  });
+  if (items.length < 2 || counted.some((k) => k === 0)) return items;
+  return items.map((s, i) => {
+    const k = counted[i]!;
+    const text = s.cand.text.split(/\s+/).slice(k).join(' ');
+    return { ...s, cand: { ...s.cand, at: { ...s.cand.at, from: s.cand.at.from + k }, value: text, text } };
+  });
+}
+
+/** A sentence, not a name or a short description ("Coffee beans, house blend 1 kg"). */
+const sentenceLike = (c: TypedCandidate) =>
+  c.traits.prose === 1 && (/[.!?;]$/.test(c.text) || c.text.split(/\s+/).length >= 8);
+
+/**
+ * A list asked for one side ("the tenants", "the buyers") leaves out the names the document
+ * puts only on the other side: a party it defines as "Landlord" or captions "Seller:" is no tenant
+ * or buyer, however name-like.
+ */
+function onOtherSide(e: Examined, query: Query, c: TypedCandidate): boolean {
+  if (query.role === 0) return false;
+  const seen = sidesSeen(e.ctx, c);
+  return !seen.same && seen.other;
+}
+
+/** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */
+const SIBLING_SHARE = 0.25;
+/** The first words of a table's summary rows (totals, balances) in the languages documents use most. */
+const SUMMARY_ROW =
+  /^\s*(?:sub-?total|total|grand total|sum|balance|amount due|totaal|gesamt|summe|montant total)\b/i;
+
+const boxOf = (ctx: ScoringContext, c: TypedCandidate) => {
+  const page = ctx.index.doc.pages[c.at.page]!;
+  const ws = c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => page.words[w]!.box);
+  return [
+    Math.min(...ws.map((b) => b[0])),
+    Math.min(...ws.map((b) => b[1])),
+    Math.max(...ws.map((b) => b[2])),
+    Math.max(...ws.map((b) => b[3])),
+  ] as const;
+};
+
+/**
+ * The other entries of the list the best item belongs to: candidates of the same kind that
+ * start at the same left edge on the lines just above and below it (a bulleted list, a table
+ * column), one run without a wide gap. A reader who finds one entry of a list reads the rest.
+ */
+function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor: number): Scored[] {
+  if (anchor.cand.picture) return [];
+  const a = boxOf(ctx, anchor.cand);
+  const h = a[3] - a[1];
+  if (h <= 0) return [];
+  const figures = figureColumns(ctx, anchor.cand);
+  const column = scored
+    .filter((s) => s !== anchor && inColumnOf(ctx, anchor, s))
+    .map((s) => ({ s, b: boxOf(ctx, s.cand) }))
+    .sort((x, y) => x.b[1] - y.b[1]);
+  const out: Scored[] = [];
+  // Walk away from the anchor both ways while the line gap stays list-like.
+  for (const dir of [-1, 1] as const) {
+    let edge = dir < 0 ? a[1] : a[3];
+    const run =
+      dir < 0
+        ? [...column].filter(({ b }) => b[3] <= a[1] + h * 0.2).reverse()
+        : column.filter(({ b }) => b[1] >= a[3] - h * 0.2);
+    for (const { s, b } of run) {
+      const gap = dir < 0 ? edge - b[3] : b[1] - edge;
+      // A table's summary row closes its entries; it is not one of them. So does a row with
+      // its figures in other columns: a section heading, the debits below the credits.
+      if (gap > h * 2.2 || SUMMARY_ROW.test(s.cand.text)) break;
+      const row = figureColumns(ctx, s.cand);
+      // Figures on one row and none on the other: a heading, a caption line, another block.
+      if (figures && row && (figures.length === 0) !== (row.length === 0)) break;
+      // A row of the same table, its figures in the same columns, needs no score of its own.
+      if (s.p < floor && !(figures?.length && row?.length)) continue;
+      edge = dir < 0 ? b[1] : b[3];
+      if (sameColumns(figures, row)) out.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * A row of cells without figures over a row with figures ("Description | Amount", "Taxes &
+ * deductions | This period"): the caption of the rows below, not one of them.
+ */
+function headsFigures(ctx: ScoringContext, c: TypedCandidate): boolean {
+  const figures = figureColumns(ctx, c);
+  if (figures === null || figures.length > 0) return false;
+  const lines = ctx.index.layouts[c.at.page]?.lines;
+  const [line, next] = [lines?.[c.at.unit.line], lines?.[c.at.unit.line + 1]];
+  if (!line || !next || next.segments.length < 2) return false;
+  // Its other cells caption the figures below them.
+  return next.segments.some(
+    (g) =>
+      FIGURE.test(g.text) &&
+      line.segments.some(
+        (h) => h.words[0] !== c.at.unit.words[0] && h.box[0] < g.box[2] && g.box[0] < h.box[2],
+      ),
+  );
+}
+
+/** Whether `s` starts at the left edge of `anchor`'s column, on its page, in a line as high. */
+function inColumnOf(ctx: ScoringContext, anchor: Scored, s: Scored): boolean {
+  if (s.cand.at.page !== anchor.cand.at.page || s.cand.source !== anchor.cand.source || s.cand.at.from !== 0)
+    return false;
+  const a = boxOf(ctx, anchor.cand);
+  const b = boxOf(ctx, s.cand);
+  const h = a[3] - a[1];
+  return Math.abs(b[0] - a[0]) < h * 0.8 && Math.abs(b[3] - b[1] - h) < h * 0.35;
+}
+
+/** A cell holding only a figure: an amount, a count, a date (currency codes and signs aside). */
+const FIGURE =
+  /^[^\p{L}\p{N}]*(?:[A-Z]{3}\s?)?[-−+(]?[\p{Sc}]?\s?\d[\d.,/:' ]*\)?\s?(?:[A-Z]{3}|CR|DR|%)?[^\p{L}\p{N}]*$/u;
+
+/**
+ * The horizontal extents of the cells of a candidate's table row that hold figures, or null when
+ * the candidate is not in a row of cells. Rows of one list hold their figures in the same columns.
+ */
+function figureColumns(ctx: ScoringContext, c: TypedCandidate): [number, number][] | null {
+  const unit = c.at.unit;
+  if (unit.kind !== 'segment') return null;
+  const line = ctx.index.layouts[c.at.page]?.lines[unit.line];
+  if (!line) return null;
+  return line.segments
+    .filter((g) => FIGURE.test(g.text))
+    .map((g) => [g.box[0], g.box[2]] as [number, number]);
+}
+
+function sameColumns(a: [number, number][] | null, b: [number, number][] | null): boolean {
+  if (a === null || b === null) return true;
+  const meets = (x: [number, number], ys: [number, number][]) => ys.some((y) => x[0] < y[1] && y[0] < x[1]);
+  // An empty cell (no hours on a flat allowance) is no other column: one set may hold the other.
+  return a.every((x) => meets(x, b)) || b.every((x) => meets(x, a));
+}
+
+/** Words that join the members of a series ("X and Y", "X, Y & Z"). */
+const SERIES_JOIN = /^(?:,|;|&|and|,\s*and|und|et|en|y)$/i;
+
+/**
+ * The other members of a series the item is written in: candidates of the same kind in the same
+ * sentence or line, separated from it by nothing but a comma or "and" ("between Acme Corp and
+ * Beta LLC"). A reader who takes one member as an entry takes the others.
+ */
+function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
+  if (item.cand.picture) return [];
+  const at = item.cand.at;
+  const page = e.ctx.index.doc.pages[at.page]!;
+  const word = (i: number) => page.words[at.unit.words[i]!]?.text ?? '';
+  const span = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, to - from) }, (_, k) => word(from + k)).join(' ');
+  return e.scored.filter((s) => {
+    const b = s.cand.at;
+    if (s === item || s.cand.source !== item.cand.source) return false;
+    // A company listed with a company needs no score of its own: the series vouches for it.
+    const companies = s.cand.traits.orgSuffix === 1 && item.cand.traits.orgSuffix === 1;
+    if (s.p < floor && !companies) return false;
+    if (b.page !== at.page || b.unit !== at.unit) return false;
+    const [first, second] = b.from > at.to ? [at, b] : b.to < at.from ? [b, at] : [null, null];
+    if (!first || !second) return false;
+    // The joining comma may sit on the earlier member's last word ("Acme Corp, Beta LLC").
+    const comma = word(first.to).endsWith(',') ? ',' : '';
+    const joint = `${comma} ${span(first.to + 1, second.from)}`.trim();
+    return SERIES_JOIN.test(joint);
+  });
+}
