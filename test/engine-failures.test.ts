@@ -110,6 +110,7 @@ const MONTHS = [
   'December',
 ];
 
+const d3 = (rng: Rng) => String(rng.int(0, 999)).padStart(3, '0');
 const money = (cents: number) =>
   `$${Math.floor(cents / 100)
     .toString()
@@ -1242,7 +1243,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       `Reg ${rng.int(1, 9)}`,
     );
     row(`Receipt # R${rng.int(1_000_000, 9_999_999)}`, `Op ${rng.int(10, 99)}`);
-    names.forEach((n, i) => row(`${counts[i]} ${n}`, price(prices[i]! * counts[i]!)));
+    for (const [i, n] of names.entries()) row(`${counts[i]} ${n}`, price(prices[i]! * counts[i]!));
     row('SUBTOTAL', price(subtotal));
     row('Sales tax 6%', price(tax));
     row('TOTAL', `USD ${price(subtotal + tax)}`);
@@ -1345,5 +1346,108 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'report.pdf');
     const cell = await answer(id, { prompt: 'What does the report recommend?', outputType: 'list_scalar' });
     expectListOf(cell, actions, id, [lines], 'recommendations');
+  });
+
+  // With no date that only one order allows, a till roll's "06/12/2026" is read as the place
+  // that printed it writes dates: day first beside decimal commas and euros, month first beside
+  // dollars and decimal points.
+  it(`2.2 date: an ambiguous slashed date is read day first on a receipt in euros with decimal commas, month first on one in dollars (seed ${SEED})`, async () => {
+    const rng = rngFor('receipt date order');
+    const day = rng.int(1, 12);
+    const month = rng.int(1, 12 - (day === 12 ? 1 : 0));
+    const [a, b] = [String(day).padStart(2, '0'), String(month === day ? month + 1 : month).padStart(2, '0')];
+    const receipt = (continental: boolean) => {
+      const amount = (cents: number) =>
+        continental ? (cents / 100).toFixed(2).replace('.', ',') : (cents / 100).toFixed(2);
+      const cents = [rng.int(100, 999), rng.int(100, 999)];
+      return [
+        rng.pick(COMPANIES),
+        `${a}/${b}/2026 1${rng.int(0, 9)}:${rng.int(10, 59)}   Reg ${rng.int(1, 9)}`,
+        `Croissant   ${amount(cents[0]!)}`,
+        `Iced tea   ${amount(cents[1]!)}`,
+        `TOTAL   ${continental ? 'EUR' : 'USD'} ${amount(cents[0]! + cents[1]!)}`,
+      ];
+    };
+    const [eu, us] = [receipt(true), receipt(false)];
+    const ids = [
+      await upload(await makeTextPdf([eu], { fontSize: FONT_SIZE }), 'receipt-eu.pdf'),
+      await upload(await makeTextPdf([us], { fontSize: FONT_SIZE }), 'receipt-us.pdf'),
+    ];
+    const [euDate, usDate] = await answers(ids, {
+      prompt: 'What is the date of purchase?',
+      outputType: 'date',
+    });
+    expect(euDate!.value?.value, show(euDate!)).toBe(`2026-${b}-${a}`);
+    expect(usDate!.value?.value, show(usDate!)).toBe(`2026-${a}-${b}`);
+  });
+  // A telephone number printed after a postcode of letters and digits ("X91 T384 +353 …") is the
+  // number from its "+", not one identifier with the postcode.
+  it(`2.2 text_quote / 2.4: a telephone number after a letter-and-digit postcode is answered from its "+" (seed ${SEED})`, async () => {
+    const rng = rngFor('phone after postcode');
+    const d = (n: number) => Array.from({ length: n }, () => rng.int(0, 9)).join('');
+    const phone = `+353 ${d(2)} ${d(3)} ${d(4)}`;
+    const postcode = `${rng.pick(['D', 'T', 'X', 'H'])}${d(2)} ${rng.pick(['K', 'R', 'W'])}${d(3)}`;
+    const [sender, recipient] = rng.sample(PEOPLE, 2) as [string, string];
+    const lines = [
+      rng.pick(COMPANIES),
+      `${rng.int(1, 99)} Quay Street`,
+      `Waterford ${postcode} ${phone}`,
+      `${rng.int(1, 28)} ${MONTHS[rng.int(0, 11)]} 2025`,
+      recipient,
+      `Dear ${recipient.split(' ')[0]},`,
+      'Thank you for your order, which will be delivered next week.',
+      'Yours sincerely,',
+      sender,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'letter.pdf');
+    const cell = await answer(id, {
+      prompt: "What is the sender's telephone number?",
+      outputType: 'text_quote',
+    });
+    expect(String(cell.value?.value), show(cell)).toBe(phone);
+    expectQuotesWritten(cell, id, [lines], 'telephone number');
+  });
+  // "Employee Wilhelmina Abernathy": a caption naming a role, no colon after it, then the name.
+  it(`2.2 text_quote / 2.4: the name after a role caption without a colon ("Employee X") is answered without the caption (seed ${SEED})`, async () => {
+    const rng = rngFor('role caption');
+    const employee = rng.pick(PEOPLE);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 60, text: rng.pick(COMPANIES), size: 14 },
+      { x: 400, top: 60, text: 'Pay Advice' },
+      { x: 60, top: 100, text: `Employee ${employee}` },
+      { x: 330, top: 100, text: `Dept. ${rng.pick(['Warehouse', 'Finance', 'Sales'])}` },
+      { x: 60, top: 116, text: `Job title ${rng.pick(['Analyst', 'Driver', 'Team Lead'])}` },
+      { x: 330, top: 116, text: `Pay date ${rng.int(1, 28)}/0${rng.int(1, 9)}/2025` },
+      { x: 60, top: 150, text: 'Basic salary' },
+      { x: 460, top: 150, text: `${rng.int(1, 9)},${d3(rng)}.00` },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'payslip.pdf');
+    const cell = await answer(id, { prompt: "What is the employee's name?", outputType: 'text_quote' });
+    expect(String(cell.value?.value), show(cell)).toBe(employee);
+    expectQuotesWritten(cell, id, [lines], 'employee');
+  });
+  // A street address written inside a clause ("located at 2417 Maple Avenue, Clinton, NC") is a
+  // candidate of its own: house number, street, suite.
+  it(`2.2 text_quote / 2.4: the street address of the premises, written inside a clause, is answered (seed ${SEED})`, async () => {
+    const rng = rngFor('premises street');
+    const street = `${rng.int(100, 9899)} ${rng.pick(['Maple', 'Chestnut', 'Church', 'Meadow'])} ${rng.pick(['Avenue', 'Street', 'Parkway', 'Drive'])}`;
+    const [landlord, tenant] = rng.sample(PEOPLE, 2) as [string, string];
+    const [city, st] = rng.pick(CITIES);
+    const lines = [
+      'RESIDENTIAL LEASE AGREEMENT',
+      `This Lease is made between ${landlord} ("Landlord") and ${tenant} ("Tenant").`,
+      ...wrap(
+        `1. Premises. Landlord leases to Tenant a detached single-family residence located at ${street}, ${city}, ${st} ${rng.int(10_000, 99_899)} (the "Premises"), together with its fixtures.`,
+      ),
+      `2. Term. The lease runs for twelve (12) months. The rent is $${rng.int(9, 30)}00 per month.`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'lease.pdf');
+    const cell = await answer(id, {
+      prompt: 'What is the street address of the premises?',
+      outputType: 'text_quote',
+    });
+    expect(String(cell.value?.value), show(cell)).toBe(street);
+    expectQuotesWritten(cell, id, [lines], 'premises street');
   });
 });

@@ -161,7 +161,28 @@ function isDayFirst(index: DocIndex): boolean {
       if (b > 12 && a <= 12) monthFirst++;
     }
   }
-  return dayFirst > monthFirst;
+  if (dayFirst !== monthFirst) return dayFirst > monthFirst;
+  return writesContinental(index);
+}
+
+/**
+ * With no date that settles it, the way amounts are written does: a decimal comma ("7,08") or
+ * prices in euros or pounds belong to the places that write the day first; dollars with a
+ * decimal point to the one that does not.
+ */
+function writesContinental(index: DocIndex): boolean {
+  let comma = 0;
+  let point = 0;
+  let europe = 0;
+  let dollar = 0;
+  for (const u of index.units) {
+    comma += (u.text.match(/(?<![\d.,])\d{1,3}(?:[.\u00a0 ]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length;
+    point += (u.text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d,.])/g) ?? []).length;
+    europe += (u.text.match(/[€£]|\b(?:EUR|GBP|CHF)\b/g) ?? []).length;
+    dollar += (u.text.match(/\$|\bUSD\b/g) ?? []).length;
+  }
+  if (comma !== point) return comma > point;
+  return europe > dollar;
 }
 
 /** Every full date written in the document (cached per document). */

@@ -125,9 +125,11 @@ const RELATIVE = [
 ] as const;
 const RELATIVE_MAX = ['labelExact', 'geoLeftExact', 'geoAboveExact', 'assocMax'] as const;
 const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
-/** Prompt words hashed into buckets, crossed with a picture's place: "logo" learns "top". */
-const PROMPT_BUCKETS = 16;
-const PICTURE_PLACES = ['top', 'bottom', 'small', 'firstPage', 'lastPage', 'captioned'] as const;
+/**
+ * The five aspects of a picture's place (pictureWords): each is an association feature of its
+ * own, so "logo" → top is not lost in a sum clipped with "logo" → first page.
+ */
+const PLACE_ASPECTS = ['vertical', 'horizontal', 'size', 'page', 'caption'] as const;
 
 export const FEATURES: readonly string[] = [
   'rel',
@@ -220,7 +222,7 @@ export const FEATURES: readonly string[] = [
   'picture:top',
   'picture:bottom',
   'picture:onPage',
-  ...Array.from({ length: PROMPT_BUCKETS }, (_, b) => PICTURE_PLACES.map((p) => `prompt${b}*${p}`)).flat(),
+  ...PLACE_ASPECTS.map((a) => `assocPlace:${a}`),
   ...RELATIVE.map((f) => `${f}:gap`),
   ...RELATIVE_MAX.map((f) => `${f}:max`),
   'ownLabel',
@@ -265,12 +267,6 @@ const DEADLINE_CUE =
 const TIME_UNIT = /^(?:day|week|month|year)s?$/;
 const clip = (x: number, lo = 0, hi = 1) => Math.max(lo, Math.min(hi, x));
 
-function bucket(stem: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < stem.length; i++) h = Math.imul(h ^ stem.charCodeAt(i), 16777619);
-  return (h >>> 0) % PROMPT_BUCKETS;
-}
-
 /** How many candidates of the document share each value (agreement between places). */
 export function valueCounts(cands: readonly TypedCandidate[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -308,6 +304,8 @@ const ASSOC_ABOVE = FEATURES.indexOf('assocAbove');
 const ASSOC_MAX = FEATURES.indexOf('assocMax');
 const ASSOC_HEADING = FEATURES.indexOf('assocHeading');
 const ASSOC_PLACE = FEATURES.indexOf('assocPlace');
+/** The first of the per-aspect place associations, in pictureWords order. */
+const ASSOC_PLACE_ASPECT = FEATURES.indexOf(`assocPlace:${PLACE_ASPECTS[0]}`);
 const ASSOC_LEFT_MEAN = FEATURES.indexOf('assocLeftMean');
 const ASSOC_ABOVE_MEAN = FEATURES.indexOf('assocAboveMean');
 const ASSOC_HEADING_MEAN = FEATURES.indexOf('assocHeadingMean');
@@ -321,6 +319,7 @@ export function pictureWords(index: DocIndex, c: TypedCandidate): string {
   const b = c.picture.box;
   const n = index.doc.pages.length;
   const area = (b[2] - b[0]) * (b[3] - b[1]);
+  // One word per aspect, in PLACE_ASPECTS order.
   const words = [
     b[1] < 0.2 ? 'placetop' : b[1] > 0.6 ? 'placebottom' : 'placemiddle',
     b[0] > 0.5 ? 'placeright' : 'placeleft',
@@ -542,7 +541,11 @@ export function fillAssociations(
   x[ASSOC_ABOVE] = above;
   x[ASSOC_MAX] = Math.max(left, above);
   x[ASSOC_HEADING] = associationScore(table, group, query.focus, near.heading);
-  x[ASSOC_PLACE] = c.picture ? associationSum(table, group, query.focus, pictureWords(index, c)) : 0;
+  const place = c.picture ? pictureWords(index, c) : '';
+  x[ASSOC_PLACE] = associationSum(table, group, query.focus, place);
+  place.split(' ').forEach((word, i) => {
+    if (word) x[ASSOC_PLACE_ASPECT + i] = associationSum(table, group, query.focus, word);
+  });
   x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.focus, near.left);
   x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.focus, near.above);
   x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.focus, near.heading);
@@ -716,18 +719,6 @@ export function featuresOf(
     set('picture:top', b[1] < 0.2 ? 1 : 0);
     set('picture:bottom', b[1] > 0.6 ? 1 : 0);
     set('picture:onPage', clip(page.images.length / 5));
-    const places: Record<(typeof PICTURE_PLACES)[number], number> = {
-      top: b[1] < 0.2 ? 1 : 0,
-      bottom: b[1] > 0.6 ? 1 : 0,
-      small: area < 0.03 ? 1 : 0,
-      firstPage: c.at.page === 0 ? 1 : 0,
-      lastPage: n > 1 && c.at.page === n - 1 ? 1 : 0,
-      captioned: c.picture.caption ? 1 : 0,
-    };
-    for (const s of query.terms) {
-      const k = bucket(s);
-      for (const p of PICTURE_PLACES) if (places[p]) x[AT[`prompt${k}*${p}`]!] = 1;
-    }
   }
   return x;
 }

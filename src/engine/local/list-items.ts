@@ -3,7 +3,7 @@ import { distinctNames } from './distinct-names.ts';
 import { type ScoringContext, sidesSeen, valueKey } from './features.ts';
 import type { ScorerModel } from './model.ts';
 import { inQuestionWords, type Query } from './query.ts';
-import { type Group, type TypedCandidate, textTraits } from './typed-candidates.ts';
+import type { Group, TypedCandidate } from './typed-candidates.ts';
 
 /**
  * The entries a list question asks for, the most probable first (none when the document holds
@@ -39,7 +39,9 @@ export function listItems(
     // A list of codes holds codes: the coverage named beside each policy number is no entry.
     if (items.length > 0 && CODE.test(tidied.get(items[0]!)!.cand.text) && !t.cand.traits.hasDigits) return;
     // Entries of one list share a shape: a sentence is no entry of a list of names, nor a name of a list of sentences.
-    if (items.length > 0 && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
+    // Entries counted out in one series are one list whatever their length.
+    const sameSeries = s.cand.series !== undefined && s.cand.series === items[0]?.cand.series;
+    if (items.length > 0 && !sameSeries && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
     // Below a heading or a summary row in the first entry's column begins another list.
     if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;
     const k = valueKey(t.cand);
@@ -85,7 +87,7 @@ export function listItems(
   const alone =
     other !== null &&
     other.sum >= (m.runThreshold ?? m.threshold) &&
-    (even(other.items) || other.items.every((s) => tidy(s) !== s)) &&
+    (even(other.items) || other.items.every((s) => isMarked(e, s))) &&
     other.items.some((s) => keyOf(s) === keyOf(items[0]!));
   const run = alone && other ? other : bestRun(e, asksSummary);
   if (items.length === 0 || alone) {
@@ -295,12 +297,24 @@ function headsFigures(ctx: ScoringContext, c: TypedCandidate): boolean {
 
 /** Whether `s` starts at the left edge of `anchor`'s column, on its page, in a line as high. */
 function inColumnOf(ctx: ScoringContext, anchor: Scored, s: Scored): boolean {
-  if (s.cand.at.page !== anchor.cand.at.page || s.cand.source !== anchor.cand.source || s.cand.at.from !== 0)
-    return false;
+  if (s.cand.at.page !== anchor.cand.at.page || s.cand.source !== anchor.cand.source) return false;
+  const [x, y] = [entryLeft(ctx, anchor.cand), entryLeft(ctx, s.cand)];
+  if (x === null || y === null) return false;
   const a = boxOf(ctx, anchor.cand);
   const b = boxOf(ctx, s.cand);
   const h = a[3] - a[1];
-  return Math.abs(b[0] - a[0]) < h * 0.8 && Math.abs(b[3] - b[1] - h) < h * 0.35;
+  return Math.abs(y - x) < h * 0.8 && Math.abs(b[3] - b[1] - h) < h * 0.35;
+}
+
+/**
+ * Where an entry's line starts: at its first word, or at the marker before it ("a) Cormac
+ * Delaney": the name is the entry, "a)" its place in the column). Null inside a line.
+ */
+function entryLeft(ctx: ScoringContext, c: TypedCandidate): number | null {
+  const words = ctx.index.doc.pages[c.at.page]!.words;
+  const first = c.at.unit.words[c.at.from - (c.at.from === 1 ? 1 : 0)]!;
+  if (c.at.from > 1 || (c.at.from === 1 && !MARKER_WORD.test(words[first]!.text))) return null;
+  return words[first]!.box[0];
 }
 
 /** A cell holding only a figure: an amount, a count, a date (currency codes and signs aside). */

@@ -38,7 +38,7 @@ const valueLike = (text: string) => /^[\s\d.,:%()$€£¥+\-–/*]+$/.test(text.
 const WIDE_GAP = 0.3;
 
 /** Line index of every word of a page, per document (memoised). */
-function lineOfWord(index: DocIndex, page: number): Int32Array {
+export function lineOfWord(index: DocIndex, page: number): Int32Array {
   const key = `line-of-word:${page}`;
   const hit = index.memo.get(key) as Int32Array | undefined;
   if (hit) return hit;

@@ -12,6 +12,7 @@ import {
 } from './candidates.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
 import { enumerateItems, markedItems } from './enumerate.ts';
+import { lineOfWord } from './nearby.ts';
 import { nounKind } from './nouns.ts';
 import { valueCandidates } from './pairs.ts';
 import type { Contact, Query } from './query.ts';
@@ -135,7 +136,14 @@ const isGroupHead = (w: string | undefined) => w !== undefined && ID_GROUP.test(
 function groupedIdEnd(words: readonly string[], k: number): number {
   if (!isGroupHead(words[k]) || isGroupHead(words[k - 1])) return -1;
   let end = k;
-  while (end + 1 < words.length && end - k < 7 && ID_GROUP.test(words[end + 1]!)) end++;
+  // A "+" opens a telephone number ("M27 T384 +353 77 066 9284": a postcode, then the number).
+  while (
+    end + 1 < words.length &&
+    end - k < 7 &&
+    ID_GROUP.test(words[end + 1]!) &&
+    !words[end + 1]!.startsWith('+')
+  )
+    end++;
   return isGroupedId(words.slice(k, end + 1)) ? end : -1;
 }
 const LOOKS_LIKE_DATE = /^\d{1,4}[/.-]\d{1,2}[/.-]\d{2,4}$/;
@@ -212,6 +220,39 @@ function namesGroup(words: readonly string[]): boolean {
   const head = (w: string | undefined) => !!w && /^[A-Z]/.test(w) && nounKind(w) === 'group';
   const of = bare.findIndex((w) => /^of$/i.test(w));
   return head(bare[bare.length - 1]) || (of > 0 && head(bare[of - 1]));
+}
+
+const STREET_WORD =
+  /^(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|parkway|pkwy|plaza|square|terrace|highway|hwy|circle|crescent|close)\.?,?$/i;
+const UNIT_WORD = /^(?:suite|ste\.?|apt\.?|apartment|unit|floor|fl\.?|#\S*)$/i;
+
+/**
+ * Street addresses inside running text ("located at 2417 Maple Avenue, Clinton, NC"): a house
+ * number, up to four capitalised words and a street word, with a suite or flat after it.
+ */
+function streetSpans(unit: Passage, words: readonly string[]): TypedCandidate[] {
+  const out: TypedCandidate[] = [];
+  for (let k = 0; k < words.length; k++) {
+    if (!/^\d{1,5}[A-Za-z]?$/.test(words[k]!)) continue;
+    let end = -1;
+    for (let j = k + 1; j < Math.min(words.length, k + 6); j++) {
+      if (!/^[A-Z]/.test(words[j]!)) break;
+      if (j > k + 1 && STREET_WORD.test(words[j]!)) {
+        end = j;
+        break;
+      }
+      if (/[,;.]$/.test(words[j]!)) break;
+    }
+    if (end < 0) continue;
+    if (words[end]!.endsWith(',') && UNIT_WORD.test(words[end + 1] ?? '') && words[end + 2]) end += 2;
+    const text = words
+      .slice(k, end + 1)
+      .join(' ')
+      .replace(/[,;:]+$/, '');
+    out.push({ source: 'typed', at: located(unit, k, end), value: text, text, traits: textTraits(text) });
+    k = end;
+  }
+  return out;
 }
 
 /**
@@ -353,6 +394,21 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       .replace(/\.$/, (d) => (isOrgSuffix(words[end]!.replace(/[,;:()]+$/, '')) ? d : ''));
     if (/\p{L}{2}/u.test(text)) {
       out.push({ source: 'name', at: located(unit, k, end), value: text, text, traits: textTraits(text) });
+      // After a caption that names a role without a colon ("Employee Wilhelmina Abernathy",
+      // "Tenant Jo Park"), the name without it is a candidate too.
+      if (end - k >= 2 && nounKind(words[k]!.replace(/[.:,]+$/, '')) === 'person') {
+        const rest = words
+          .slice(k + 1, end + 1)
+          .join(' ')
+          .replace(/[,;:()]+$/g, '');
+        out.push({
+          source: 'name',
+          at: located(unit, k + 1, end),
+          value: rest,
+          text: rest,
+          traits: textTraits(rest),
+        });
+      }
       // The name without a leading title word ("State of X" → "X") is a candidate too.
       const of = words.slice(k, end + 1).findIndex((w) => /^of$/i.test(w));
       if (of > 0 && of < end - k) {
@@ -493,6 +549,7 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
   for (const c of dateCandidates(index)) out.push(typedText(c));
   for (const c of durationCandidates(index)) out.push(typedText(c));
   for (const c of numberCandidates(index)) if (c.value.currency) out.push(typedText(c));
+  for (const unit of index.units) out.push(...streetSpans(unit, wordsOf(index, unit)));
   index.memo.set('document-spans', out);
   return out;
 }
@@ -551,7 +608,10 @@ function contactSpans(index: DocIndex): TypedCandidate[] {
       }
       if (!/^[+(]?\d/.test(w)) continue;
       let end = -1;
+      // A telephone number is written on one line: the day of a date below it is no group of it.
+      const lines = lineOfWord(index, unit.page);
       for (let j = k; j < Math.min(words.length, k + 6); j++) {
+        if (lines[unit.words[j]!] !== lines[unit.words[k]!]) break;
         const text = words
           .slice(k, j + 1)
           .join(' ')
