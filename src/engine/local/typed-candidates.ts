@@ -222,8 +222,10 @@ function namesGroup(words: readonly string[]): boolean {
   return head(bare[bare.length - 1]) || (of > 0 && head(bare[of - 1]));
 }
 
-const STREET_WORD =
-  /^(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|parkway|pkwy|plaza|square|terrace|highway|hwy|circle|crescent|close)\.?,?$/i;
+/** The words English names its streets with, for the address shape and for addresses in clauses. */
+const STREET_WORDS =
+  'street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|parkway|pkwy|plaza|square|terrace|highway|hwy|circle|crescent|close';
+const STREET_WORD = new RegExp(`^(?:${STREET_WORDS})\\.?,?$`, 'i');
 const UNIT_WORD = /^(?:suite|ste\.?|apt\.?|apartment|unit|floor|fl\.?|#\S*)$/i;
 
 /**
@@ -261,7 +263,7 @@ function streetSpans(unit: Passage, words: readonly string[]): TypedCandidate[] 
  */
 const ADDRESS = new RegExp(
   [
-    String.raw`\b\d{1,5}[A-Za-z]?,?\s+(?:[\p{L}.'-]+\s+){0,3}(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|boulevard|blvd|court|ct|way|place|pl|parkway|pkwy|plaza|square|terrace|highway|hwy|circle|crescent|close)\b\.?`,
+    String.raw`\b\d{1,5}[A-Za-z]?,?\s+(?:[\p{L}.'-]+\s+){0,3}(?:${STREET_WORDS})\b\.?`,
     String.raw`\b\p{L}*(?:stra(?:ss|ß)e|str\.|weg|laan|straat|gasse|platz|plein|gracht)\s+\d{1,5}`,
     String.raw`\b(?:rue|via|calle|avenida|avenue|piazza|plaza)\s+(?:[\p{L}'-]+\s+){0,4}`,
     String.raw`\b[A-Z]{2}\s+\d{5}(?:-\d{4})?\b`,
