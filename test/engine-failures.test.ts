@@ -1450,4 +1450,32 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(String(cell.value?.value), show(cell)).toBe(street);
     expectQuotesWritten(cell, id, [lines], 'premises street');
   });
+  // "Holder" names a person here (an agent noun, like "owner"): the name heading the address
+  // block, not the account number whose caption shares the word "account".
+  it(`2.2 text_quote / 2.4: "Account holder" answers the name over the address block, not the captioned account number (seed ${SEED})`, async () => {
+    const rng = rngFor('account holder');
+    const holder = rng.pick(PEOPLE);
+    const [city, st] = rng.pick(CITIES);
+    const account = `${rng.int(1000, 9999)}-${rng.int(100_000, 999_999)}-${rng.int(10, 99)}`;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 60, text: `${rng.pick(['Granite', 'Harbor', 'Summit'])} Savings Bank`, size: 14 },
+      { x: 60, top: 100, text: 'Account Statement', size: 13 },
+      { x: 60, top: 130, text: holder },
+      { x: 60, top: 144, text: `${rng.int(10, 990)} ${rng.pick(STREETS)}` },
+      { x: 60, top: 158, text: `${city}, ${st} ${rng.int(10_000, 99_899)}` },
+      { x: 330, top: 130, text: 'Account number' },
+      { x: 450, top: 130, text: account },
+      { x: 330, top: 144, text: 'Account type' },
+      { x: 450, top: 144, text: rng.pick(['Checking account', 'Savings account']) },
+      { x: 330, top: 158, text: 'Statement date' },
+      { x: 450, top: 158, text: `${rng.int(1, 28)} March 2025` },
+      { x: 60, top: 200, text: 'Opening balance' },
+      { x: 460, top: 200, text: `${rng.int(1, 9)},${d3(rng)}.${rng.int(10, 99)}` },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'statement.pdf');
+    const cell = await answer(id, { prompt: 'Account holder', outputType: 'text_quote' });
+    expect(String(cell.value?.value), show(cell)).toBe(holder);
+    expectQuotesWritten(cell, id, [lines], 'account holder');
+  });
 });

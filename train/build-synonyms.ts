@@ -35,6 +35,8 @@ interface Synset {
   hypernyms: string[];
   /** Derivationally related forms: word number here (1-based) → synset key and word number there. */
   derived: { from: number; to: string; word: number }[];
+  /** Antonyms, word to word, in the same form: word number here → synset key and word number there. */
+  opposite: { from: number; to: string; word: number }[];
 }
 
 const posLetter: Record<string, string> = { n: 'n', v: 'v', a: 'a', s: 'a' };
@@ -64,12 +66,13 @@ function readData(pos: string): Map<string, Synset> {
     at++;
     const hypernyms: string[] = [];
     const derived: Synset['derived'] = [];
+    const opposite: Synset['opposite'] = [];
     for (let i = 0; i < pointerCount; i++) {
       const symbol = parts[at]!;
       if (symbol === '@' || symbol === '@i') hypernyms.push(`${parts[at + 2]}:${parts[at + 1]}`);
-      if (symbol === '+') {
+      if (symbol === '+' || symbol === '!') {
         const sourceTarget = parts[at + 3]!;
-        derived.push({
+        (symbol === '+' ? derived : opposite).push({
           from: Number.parseInt(sourceTarget.slice(0, 2), 16),
           to: `${posLetter[parts[at + 2]!]}:${parts[at + 1]}`,
           word: Number.parseInt(sourceTarget.slice(2), 16),
@@ -77,7 +80,7 @@ function readData(pos: string): Map<string, Synset> {
       }
       at += 4;
     }
-    out.set(`${pos[0]}:${offset}`, { words, acronyms, heads, hypernyms, derived });
+    out.set(`${pos[0]}:${offset}`, { words, acronyms, heads, hypernyms, derived, opposite });
   }
   return out;
 }
@@ -166,6 +169,7 @@ console.log(`derivations: ${Object.keys(derivedTable).length} stems → ${DERIVE
 const LEXFILE: Record<number, string> = { 18: 'person', 14: 'group', 15: 'place' };
 /** Physical senses (an object, a body part, a plant...) no document question means: the next sense decides. */
 const PHYSICAL = new Set([3, 5, 8, 13, 17, 20, 27]);
+const ARTIFACT = 6;
 const lexfileOf = new Map<string, number>();
 for (const line of readFileSync(path.join(dict, 'data.noun'), 'utf8').split('\n')) {
   if (!line || line.startsWith(' ')) continue;
@@ -180,7 +184,10 @@ for (const line of readFileSync(path.join(dict, 'index.noun'), 'utf8').split('\n
   if (!isWord(lemma)) continue;
   const pointerCount = Number(parts[3]);
   const [first, second] = parts.slice(6 + pointerCount, 8 + pointerCount).map((o) => lexfileOf.get(o) ?? -1);
-  const sense = PHYSICAL.has(first!) && second !== undefined ? second : first!;
+  // An agent noun ("holder", "receiver") names its tool first and its person second; a
+  // question asking for a holder asks for the person.
+  const skip = PHYSICAL.has(first!) || (first === ARTIFACT && /(?:er|or)$/.test(lemma));
+  const sense = skip && second !== undefined ? second : first!;
   const kind = LEXFILE[sense];
   // Keyed by the word, not its stem: "approver" names a person, "approval" does not.
   if (kind) nouns.set(lemma, kind);
@@ -189,3 +196,28 @@ const NOUNS_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/n
 const nounTable = Object.fromEntries([...nouns.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
 writeFileSync(NOUNS_OUT, `${JSON.stringify(nounTable)}\n`);
 console.log(`nouns: ${nouns.size} words → ${NOUNS_OUT}`);
+
+// Antonyms ("opening" ↔ "closing", "debit" ↔ "credit", "gross" ↔ "net"), by stem and both ways:
+// a label naming the opposite of what a question asks for ("Closing balance" for the opening
+// one, "Period to" for when a period starts) names another field.
+const opposites = new Map<string, Set<string>>();
+for (const syn of synsets.values()) {
+  for (const o of syn.opposite) {
+    const a = syn.words[o.from - 1];
+    const b = synsets.get(o.to)?.words[o.word - 1];
+    if (!a || !b || !isWord(a) || !isWord(b) || stem(a) === stem(b)) continue;
+    for (const [x, y] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      const set = opposites.get(stem(x)) ?? new Set<string>();
+      opposites.set(stem(x), set.add(stem(y)));
+    }
+  }
+}
+const OPPOSITES_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/antonyms.json');
+const oppositeTable = Object.fromEntries(
+  [...opposites.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, v]) => [k, [...v].sort()]),
+);
+writeFileSync(OPPOSITES_OUT, `${JSON.stringify(oppositeTable)}\n`);
+console.log(`antonyms: ${opposites.size} stems → ${OPPOSITES_OUT}`);

@@ -30,9 +30,8 @@ const { values: args } = parseArgs({
 });
 let examples: Example[] = [];
 if (args.family) {
-  let turn = 0;
   for (const doc of await generatedDocs('test', Number(args.docs), args.family.split(','))) {
-    examples.push(...(await examplesOfGenerated(doc, (prompts) => [prompts[turn++ % prompts.length]!])));
+    examples.push(...(await examplesOfGenerated(doc, (prompts) => prompts)));
   }
 } else {
   const dir = path.join(CORPUS, args.set!);

@@ -295,8 +295,31 @@ export function dateCandidates(index: DocIndex): Candidate<DateValue>[] {
       }
     }
   }
+  for (const c of out) if (c.value.role === 'single') c.value = { ...c.value, role: boundCue(index, c.at) };
   index.memo.set('dates', out);
   return out;
+}
+
+/** Words that make the date after them the end of a period ("year ended", "valid through", "to"). */
+const END_CUE = /^(?:ended|ending|through|thru|until|till|to|bis|tot|au)$/i;
+/** Words that make the date after them the start of a period ("from", "beginning", "commencing"). */
+const START_CUE = /^(?:from|beginning|starting|commencing|since|von|vanaf|du)$/i;
+
+/**
+ * A date written as one end of a period by the words before it: "for the year ended 30 June",
+ * "from 1 May", "valid until". Not the day a document was written or signed.
+ */
+function boundCue(index: DocIndex, at: Located): DateValue['role'] {
+  const words = at.unit.words;
+  const page = index.doc.pages[at.page]!;
+  for (let k = at.from - 1; k >= Math.max(0, at.from - 2); k--) {
+    const w = page.words[words[k]!]?.text.replace(/[,:;(]+$/, '') ?? '';
+    if (END_CUE.test(w)) return 'end';
+    if (START_CUE.test(w)) return 'start';
+    // One word between is allowed ("ended on", "to the"), not a clause.
+    if (!/^(?:on|the|and|of)$/i.test(w)) break;
+  }
+  return 'single';
 }
 
 /** Where a written range splits: the separator nearest its middle. */

@@ -6,7 +6,7 @@ import { nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, type Side } from './roles.ts';
-import { relatedStems } from './synonyms.ts';
+import { antonymStems, relatedStems } from './synonyms.ts';
 import { type Group, SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
 
 /**
@@ -30,10 +30,26 @@ export interface ScoringContext {
   evidence: Map<string, [Evidence, Evidence]>;
   /** Lexicon relatives of the words the prompt rules out. */
   excludedRelated: Set<string>;
+  /** Antonyms of the prompt's words ("close" and "shut" for "opening"), none of the prompt's own. */
+  opposed: Set<string>;
   /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
   bestLineLabel: number;
   /** Per value (valueKey), the caption sides its occurrences sit under: bit 1 issuing, bit 2 receiving. */
   valueSides?: Map<string, number>;
+}
+
+/**
+ * The opposites of what a prompt asks for: the lexicon's antonyms of its own words ("close" for
+ * "opening", "last" for "first name"), none the prompt uses or relates to. Antonyms of synonyms
+ * reach too far ("issued" → "give").
+ */
+function opposedStems(query: Query): Set<string> {
+  const own = new Set(query.terms.flatMap((t) => [t, ...relatedStems(t)]));
+  const out = new Set<string>();
+  for (const t of query.terms) {
+    for (const a of antonymStems(t)) if (!own.has(a)) out.add(a);
+  }
+  return out;
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -57,6 +73,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     pageCount: index.doc.pages.length,
     evidence: new Map(),
     excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
+    opposed: opposedStems(query),
     bestLineLabel: index.passages.reduce(
       (m, p) => (p.words.length <= 6 ? Math.max(m, labelScore(p.text, exact)) : m),
       0,
@@ -76,6 +93,7 @@ const TRAITS: Trait[] = [
   'converted',
   'rangeMatch',
   'rangeMismatch',
+  'rangeBound',
   'earliest',
   'latest',
   'idShape',
@@ -166,6 +184,8 @@ export const FEATURES: readonly string[] = [
   'labelPrefixExact',
   'otherLabel',
   'excludedLabel',
+  'opposedLabel',
+  'opposedColumn',
   'geoLeft',
   'geoAbove',
   'geoLeftExact',
@@ -637,6 +657,12 @@ export function featuresOf(
   set('geoLeftExact', labelScore(near.left, ctx.exact));
   set('geoAboveExact', labelScore(near.above, ctx.exact));
   set('geoAboveGap', clip(near.aboveGap / 12));
+  // A label naming the opposite of what is asked ("Closing balance", "Period to", "Debit").
+  const opposed = (text: string) => (contentStems(text).some((s) => ctx.opposed.has(s)) ? 1 : 0);
+  if (ctx.opposed.size) {
+    set('opposedLabel', Math.max(opposed(e.nearText), opposed(near.left)));
+    set('opposedColumn', opposed(near.columnHead));
+  }
   set('geoHeading', labelScore(near.heading, query));
   set('geoHeadingExact', labelScore(near.heading, ctx.exact));
   // A name in a signature block (under a signature, after "By:") for a question about who signed.

@@ -51,3 +51,14 @@ const derivations = lexiconFile<Record<string, string[]>>('derivations.json');
 export function derivedStems(s: string): string[] {
   return derivations()[s] ?? [];
 }
+
+const antonyms = lexiconFile<Record<string, string[]>>('antonyms.json');
+
+/**
+ * Words of opposite meaning, from the lexicon's antonyms (model/antonyms.json): "open" → "close",
+ * "debit" → "credit", "start" → "finish". A label naming the opposite of what a question asks
+ * for names another field.
+ */
+export function antonymStems(s: string): string[] {
+  return antonyms()[s] ?? [];
+}

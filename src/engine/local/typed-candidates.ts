@@ -66,6 +66,7 @@ export type Trait =
   | 'converted'
   | 'rangeMatch'
   | 'rangeMismatch'
+  | 'rangeBound'
   | 'earliest'
   | 'latest'
   | 'idShape'
@@ -750,6 +751,8 @@ function dateCands(index: DocIndex, query: Query): TypedCandidate[] {
     traits: {
       rangeMatch: query.rangeEnd && c.value.role === query.rangeEnd ? 1 : 0,
       rangeMismatch: query.rangeEnd && c.value.role !== 'single' && c.value.role !== query.rangeEnd ? 1 : 0,
+      // One end of a period, asked or not: a report's "year ended" date is not the day it was issued.
+      rangeBound: c.value.role !== 'single' ? 1 : 0,
       earliest: c.value.iso === first ? (query.rangeEnd === 'end' ? -1 : 1) : 0,
       latest: c.value.iso === last ? (query.rangeEnd === 'start' ? -1 : 1) : 0,
     },
