@@ -8,8 +8,11 @@
  * relate one word's forms, not different words, so a question's verb finds the caption's noun
  * ("who issued" → "Issuer", "who receives" → "Recipient", "when does it expire" →
  * "Expiration"). The derivations alone also go to model/derivations.json, where the engine
- * weighs them nearly as the word itself ("inspect" for "Inspector:"), and model/nouns.json
- * says which nouns name a person, a group or a place. Deterministic: same input, same files.
+ * weighs them nearly as the word itself ("inspect" for "Inspector:"), model/nouns.json
+ * says which nouns name a person, a group or a place, and model/antonyms.json holds WordNet's
+ * antonyms ("opening" ↔ "closing"). Deterministic: same input, same files. The stemmer reads
+ * model/nouns.json (a person noun keeps its "-er"), so a change to the noun rule settles on the
+ * second run.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
