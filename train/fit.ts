@@ -547,7 +547,9 @@ function learnAssociations(prepared: Prepared[]): Associations {
       ? meetsUnseen(p)
         ? withoutFamily.get(p.ex.family)!
         : final
-      : tables[1 - foldOf(p)];
+      : trainsUnseen(p)
+        ? withoutFamily.get(p.ex.family)!
+        : tables[1 - foldOf(p)];
     for (const s of p.e.scored) fillAssociations(s.x, table, p.e.ctx.index, p.e.ctx.query, s.cand, p.group);
     fillRelative(
       p.e.scored.map((s) => s.x),
@@ -559,6 +561,14 @@ function learnAssociations(prepared: Prepared[]): Associations {
 
 /** Half the held-out documents stand for a family never seen: their own family's knowledge is kept from them. */
 const meetsUnseen = (p: Prepared) => hashSeed('unseen family', p.ex.docId) % 2 === 0;
+/**
+ * Half the training documents too are read with the associations of the other families only. Read
+ * with their own family's table, every training row found its label words known, and the trees
+ * learned to trust the associations above all: on a family never seen, where its labels are
+ * unknown words, they had little else to go on. Rows whose labels are unknown teach what else tells
+ * the answer (the prompt's own words and relatives, layout, shape).
+ */
+const trainsUnseen = (p: Prepared) => hashSeed('unseen labels', p.ex.docId) % 2 === 0;
 /** Families in two halves of equal count (in an order drawn from their names), for the cross-fit scorers. */
 function familyFolds(prepared: Prepared[]): Map<string, number> {
   const names = [...new Set(prepared.map((p) => p.ex.family))].sort(

@@ -388,7 +388,7 @@ export function answerDocument(
     }
     default: {
       const decision = decisionProbability(m, e.scored);
-      const sole = soleContact(e.scored);
+      const sole = soleContact(e.scored) ?? soleAmount(e);
       const best = sole ?? top;
       if (!best || (decision < m.threshold && !sole)) return empty(type, m, decision, familiarity(e.scored));
       return {
@@ -414,6 +414,17 @@ const SOLE_FIT = AT.soleFit!;
  */
 function soleContact(scored: readonly Scored[]): Scored | undefined {
   return scored.find((s) => s.x[CONTACT_FITS] === 1 && s.x[SOLE_FIT] === 1);
+}
+
+/**
+ * Asked for a sum of money, and the ranker's first choice is the one sum the document writes
+ * (a letter that mentions "USD 5,554.79" and no other amount): that sum is stated. The
+ * answerability model learned "not stated" from the low scores an unseen family's wording
+ * gets, though nothing else in the document could be the answer.
+ */
+function soleAmount(e: Examined): Scored | undefined {
+  const top = e.scored[0];
+  return e.ctx.query.kind === 'money' && top?.x[SOLE_FIT] === 1 ? top : undefined;
 }
 
 /**

@@ -193,6 +193,9 @@ export const FEATURES: readonly string[] = [
   'geoAboveGap',
   'geoHeading',
   'geoHeadingExact',
+  'geoSection',
+  'geoSectionExact',
+  'assocSection',
   'geoColumn',
   'geoRow',
   'geoRowXColumn',
@@ -323,6 +326,7 @@ const ASSOC_LEFT = FEATURES.indexOf('assocLeft');
 const ASSOC_ABOVE = FEATURES.indexOf('assocAbove');
 const ASSOC_MAX = FEATURES.indexOf('assocMax');
 const ASSOC_HEADING = FEATURES.indexOf('assocHeading');
+const ASSOC_SECTION = FEATURES.indexOf('assocSection');
 const ASSOC_PLACE = FEATURES.indexOf('assocPlace');
 /** The first of the per-aspect place associations, in pictureWords order. */
 const ASSOC_PLACE_ASPECT = FEATURES.indexOf(`assocPlace:${PLACE_ASPECTS[0]}`);
@@ -561,6 +565,7 @@ export function fillAssociations(
   x[ASSOC_ABOVE] = above;
   x[ASSOC_MAX] = Math.max(left, above);
   x[ASSOC_HEADING] = associationScore(table, group, query.focus, near.heading);
+  x[ASSOC_SECTION] = associationScore(table, group, query.focus, near.section);
   const place = c.picture ? pictureWords(index, c) : '';
   x[ASSOC_PLACE] = associationSum(table, group, query.focus, place);
   place.split(' ').forEach((word, i) => {
@@ -665,6 +670,8 @@ export function featuresOf(
   }
   set('geoHeading', labelScore(near.heading, query));
   set('geoHeadingExact', labelScore(near.heading, ctx.exact));
+  set('geoSection', labelScore(near.section, query));
+  set('geoSectionExact', labelScore(near.section, ctx.exact));
   // A name in a signature block (under a signature, after "By:") for a question about who signed.
   const captions = [near.above, near.left].filter((t) => t.split(/\s+/).length <= 4).join(' ');
   const block = c.picture ? 0 : signatureBlock(page, c, captions);
@@ -675,11 +682,13 @@ export function featuresOf(
   set('geoColumn', column);
   set('geoRow', row);
   set('geoRowXColumn', column * row);
-  // Two to four capitalised words without a corporate suffix read as a person's name.
+  // Two to four capitalised words without a corporate suffix read as a person's name, unless
+  // every one is an ordinary word: "Annual Operations Report" is a title, not a person.
   const person =
     typeof c.value === 'string' &&
     /^(?:[\p{Lu}][\p{L}'’.-]+\s){1,3}[\p{Lu}][\p{L}'’.-]+$/u.test(c.value) &&
-    !c.traits.orgSuffix
+    !c.traits.orgSuffix &&
+    (c.traits.lexicon ?? 0) < 1
       ? 1
       : 0;
   set('personShape', person);

@@ -1,3 +1,4 @@
+import type { Line } from '../text/layout.ts';
 import type { DocIndex } from './doc-index.ts';
 import type { Located } from './retrieval.ts';
 
@@ -29,6 +30,12 @@ export interface Nearby {
    */
   columnHead: string;
   rowHead: string;
+  /**
+   * The heading of the section the value is printed in: the nearest line above it on its page
+   * that reads as a heading ("RECOMMENDATIONS", "4. Governing Law", a title in a larger size),
+   * however many paragraphs or bullets lie between.
+   */
+  section: string;
 }
 
 /** A table cell holding an amount rather than a caption ("1,234.50", "(12%)", "EUR 90"). */
@@ -147,7 +154,56 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     }
     if (heading) blockTop = '';
   }
-  const out = { left, above, aboveGap, heading, blockTop, columnHead, rowHead };
+  const section = li >= 0 ? (sectionsOf(index, at.page)[li] ?? '') : '';
+  const out = { left, above, aboveGap, heading, blockTop, columnHead, rowHead, section };
   index.memo.set(key, out);
   return out;
+}
+
+/** A line numbered as a section: "3. Recommendations", "2.1 Fees", "IV. Term", "ARTICLE 5", "Section 7". */
+const NUMBERED_HEADING =
+  /^(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,6}\.|(?:article|section|part|schedule)\s+[\dIVX]+[.:]?)(?:\s+\p{Lu}|$)/iu;
+
+/**
+ * Whether a line reads as a heading: alone on its line, a few words without a sentence's end,
+ * and set apart as headings are: a larger size than the page's text, capitals, or a section number.
+ */
+function headingLike(line: Line, bodyHeight: number): boolean {
+  if (line.segments.length !== 1) return false;
+  const text = line.segments[0]!.text.trim();
+  const words = text.split(/\s+/);
+  if (words.length > 8 || /[.,;]$/.test(text) || !/\p{L}{3}/u.test(text)) return false;
+  const letters = text.replace(/[^\p{L}]/gu, '');
+  const capitals = letters.length >= 4 && letters === letters.toUpperCase();
+  return line.height >= bodyHeight * 1.15 || capitals || NUMBERED_HEADING.test(text);
+}
+
+/** Per line of a page, the section heading above it (memoised per page). */
+function sectionsOf(index: DocIndex, page: number): string[] {
+  const key = `sections:${page}`;
+  const hit = index.memo.get(key) as string[] | undefined;
+  if (hit) return hit;
+  const lines = index.layouts[page]!.lines;
+  const body = bodyOf(lines);
+  const out: string[] = [];
+  // A section runs on over the page break until the next heading.
+  const before = page > 0 ? sectionsOf(index, page - 1) : [];
+  let current = before.at(-1) ?? '';
+  if (page > 0) {
+    const prev = index.layouts[page - 1]!.lines;
+    const last = prev.at(-1);
+    if (last && headingLike(last, bodyOf(prev))) current = last.segments[0]!.text.trim();
+  }
+  for (const line of lines) {
+    out.push(current);
+    if (headingLike(line, body)) current = line.segments[0]!.text.trim();
+  }
+  index.memo.set(key, out);
+  return out;
+}
+
+/** The height of a page's running text: the median line height. */
+function bodyOf(lines: readonly Line[]): number {
+  const heights = lines.map((l) => l.height).sort((a, b) => a - b);
+  return heights[Math.floor(heights.length / 2)] ?? 10;
 }

@@ -1,5 +1,5 @@
 import { contentStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
-import { translationsOf } from '../text/translations.ts';
+import { englishWords, translationsOf } from '../text/translations.ts';
 import { type NounKind, nounKind } from './nouns.ts';
 import { askedSide, type Side } from './roles.ts';
 import { derivedStems, relatedStems } from './synonyms.ts';
@@ -105,7 +105,7 @@ export function analyzeQuery(prompt: string): Query {
   // The question's own words in another language count as the words themselves.
   for (const word of rawTokens(head)) {
     if (!own.has(stem(word))) continue;
-    for (const f of translationsOf(word)) if (!weights.has(stem(f))) weights.set(stem(f), 1);
+    for (const f of translationsOfStem(stem(word))) if (!weights.has(stem(f))) weights.set(stem(f), 1);
   }
   // "Who will inspect the work?" asks for the inspector: a who-question's verb names its answer
   // by the agent noun ("inspector", "approver", "signatory"), as much as by the verb itself.
@@ -262,3 +262,10 @@ export function existenceTarget(prompt: string): string | null {
   if (!target) return null;
   return VALUE_KINDS.includes(analyzeQuery(target).kind) ? target : null;
 }
+
+/** The other languages' words for any form of an English word ("copied", "invoices"). */
+function translationsOfStem(s: string): readonly string[] {
+  byStem ??= new Map(englishWords().map((e) => [stem(e), translationsOf(e)]));
+  return byStem.get(s) ?? [];
+}
+let byStem: Map<string, readonly string[]> | undefined;

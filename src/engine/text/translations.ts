@@ -32,6 +32,8 @@ const TABLE: Record<string, string> = {
   company: 'firma unternehmen societe empresa societa bedrijf',
   // "Re:" heads the subject line of English letters too.
   subject: 're betreff objet asunto oggetto onderwerp assunto',
+  // "cc:" heads the list of those a letter is copied to (a carbon copy), in every language.
+  copy: 'cc bcc kopie copie copia',
 };
 
 const EQUIVALENTS = new Map<string, string[]>();
@@ -51,6 +53,11 @@ for (const [english, words] of Object.entries(TABLE)) {
 /** Each form word of another language with the English word it stands for ("vervaldatum", "due"). */
 export function foreignWords(): ReadonlyMap<string, string> {
   return ENGLISH;
+}
+
+/** The English words the table translates. */
+export function englishWords(): readonly string[] {
+  return [...EQUIVALENTS.keys()];
 }
 
 /** The other languages' words for an English word (unstemmed, as the table holds them). */

@@ -153,6 +153,7 @@ async function generate(seed: number): Promise<GeneratedDoc> {
     const showExp = rng.chance(0.85);
     seal = picture(p, flow.right - 70, flow.y, 70, sealRaster(rng, initialsOf(insurer)));
     p.text(flow.left, flow.y + 16, 'CERTIFICATE OF LIABILITY INSURANCE', fonts.bold, 15);
+    const titleEv = ev(1, 'CERTIFICATE OF LIABILITY INSURANCE');
     p.text(flow.left, flow.y + 32, `DATE (MM/DD/YYYY): ${fmtDate(issued, 'mdy')}`, fonts.regular, 8.5);
     p.text(flow.left, flow.y + 46, `Certificate No. ${certNo}`, fonts.bold, 9);
     flow.y += 84;
@@ -293,6 +294,12 @@ async function generate(seed: number): Promise<GeneratedDoc> {
       ['All signatures', 'Signature of the authorized representative', 'Find the signatures.'],
       sigs,
     );
+    q.text(
+      'certificate_title',
+      ['What is the title of the certificate?', 'Certificate title', 'What is this document called?'],
+      titleEv.quote,
+      titleEv,
+    );
     return pdfDoc('certificate', seed, 'insurance', doc.save(), q);
   }
 
@@ -322,15 +329,13 @@ async function generate(seed: number): Promise<GeneratedDoc> {
     y = centred(page, y, provider.toUpperCase(), fonts.bold, 13, inner);
     at.provider = ev(1, provider.toUpperCase());
     y += 10;
-    y =
-      centred(
-        page,
-        y,
-        rng.pick(['Certificate of Completion', 'CERTIFICATE OF ACHIEVEMENT', 'Certificate of Training']),
-        fonts.bold,
-        26,
-        inner,
-      ) + 8;
+    const certTitle = rng.pick([
+      'Certificate of Completion',
+      'CERTIFICATE OF ACHIEVEMENT',
+      'Certificate of Training',
+    ]);
+    at.title = ev(1, certTitle);
+    y = centred(page, y, certTitle, fonts.bold, 26, inner) + 8;
     y = centred(page, y, 'This is to certify that', fonts.regular, 12, inner) + 4;
     y = centred(page, y, recipient, fonts.bold, 22, inner) + 4;
     at.recipient = ev(1, recipient);
@@ -439,6 +444,12 @@ async function generate(seed: number): Promise<GeneratedDoc> {
       ['All signatures', 'Signatures on the certificate', 'Find every signature.'],
       sigs,
     );
+    q.text(
+      'certificate_title',
+      ['What is the title of the certificate?', 'Certificate title', 'What is this document called?'],
+      at.title!.quote,
+      at.title,
+    );
     return pdfDoc('certificate', seed, `completion-${landscape ? 'landscape' : 'portrait'}`, doc.save(), q);
   }
 
@@ -473,6 +484,7 @@ async function generate(seed: number): Promise<GeneratedDoc> {
       inner,
     ) + 6;
   y = centred(page, y, 'CERTIFICATE OF INCORPORATION', fonts.bold, 24, inner) + 4;
+  at.title = ev(1, 'CERTIFICATE OF INCORPORATION');
   y = centred(page, y, `Company Number ${number}`, fonts.bold, 12, inner) + 8;
   y = centred(page, y, `The ${registrar} hereby certifies that`, fonts.regular, 12, inner) + 4;
   y = centred(page, y, company, fonts.bold, 20, inner) + 4;
@@ -578,6 +590,12 @@ async function generate(seed: number): Promise<GeneratedDoc> {
   );
   q.image('seal', ['Where is the official seal?', 'Seal', 'Registry seal'], seal);
   q.images('signatures', ['All signatures', 'Signature of the registrar', 'Find every signature.'], sigs);
+  q.text(
+    'certificate_title',
+    ['What is the title of the certificate?', 'Certificate title', 'What is this document called?'],
+    at.title!.quote,
+    at.title,
+  );
   return pdfDoc('certificate', seed, `incorporation-${landscape ? 'landscape' : 'portrait'}`, doc.save(), q);
 }
 

@@ -339,6 +339,12 @@ async function generate(seed: number) {
     ['All signatures', 'Every signature in the agreement', 'Find the signatures.'],
     out.signatures,
   );
+  q.text(
+    'contract_title',
+    ['What is the title of this agreement?', 'Agreement title', 'What is the document called?'],
+    title,
+    ev(1, title.toUpperCase()),
+  );
   return pdfDoc('contract', seed, `${st.numbering}-${st.heading}`, out.pdf, q);
 }
 

@@ -278,6 +278,12 @@ async function generate(seed: number) {
     ['Who signed the lease?', 'Signed by (names)', 'List everyone who signed.'],
     out.signerEv,
   );
+  q.text(
+    'lease_title',
+    ['Title of the lease', 'What is the document titled?', 'Heading of this document'],
+    title,
+    ev(1, title.toUpperCase()),
+  );
   return pdfDoc(
     'lease',
     seed,

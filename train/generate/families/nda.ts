@@ -298,6 +298,12 @@ async function generate(seed: number) {
     ['Who signed the NDA?', 'Signatories', 'Names of the people who signed'],
     out.signerEv,
   );
+  q.text(
+    'nda_title',
+    ['What is this agreement called?', 'Document title', 'Title of the agreement'],
+    title,
+    ev(1, title.toUpperCase()),
+  );
   return pdfDoc('nda', seed, `${mutual ? 'mutual' : 'one-way'}-${st.numbering}-${st.heading}`, out.pdf, q);
 }
 

@@ -374,6 +374,12 @@ async function generate(seed: number) {
   );
   q.image('official_seal', ['Where is the state seal?', 'Official seal', 'Seal of the agency'], seal);
   q.images('signatures', ['All signatures', 'Find the signatures on this filing.', 'Signature images'], sigs);
+  q.text(
+    'form_title',
+    ['What is the title of the form?', 'Form title', 'What is this filing called?'],
+    title,
+    ev(1, title),
+  );
   return pdfDoc('registration', seed, `${producer}${typed ? '+typed' : ''}`, doc.save(), q);
 }
 
