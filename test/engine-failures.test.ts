@@ -1515,4 +1515,39 @@ describe('local engine on documents it has never seen, through the upload pipeli
     ).toEqual([1]);
     expectQuotesWritten(cell, id, [lines], 'title');
   });
+  // A letter that mentions one sum of money, in prose: asked what amount it mentions, that sum
+  // is the answer, though no label names it; and "cc:" lists the people it is copied to.
+  it(`2.2 number, list_scalar / 2.4: a letter's only sum is the amount it mentions, and "cc:" names who it is copied to (seed ${SEED})`, async () => {
+    const rng = rngFor('letter sum and copies');
+    const [sender, recipientCompany] = rng.sample(COMPANIES, 2) as [string, string];
+    const [recipient, signer, ...copied] = rng.sample(PEOPLE, 4) as [string, string, string, string];
+    const cents = rng.int(1_000_00, 95_000_00);
+    const [street, city] = address(rng);
+    const lines = [
+      sender,
+      '1200 Commerce Way, Springfield',
+      `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024`,
+      recipient,
+      recipientCompany,
+      street!,
+      city!,
+      `Dear ${recipient.split(' ')[0]},`,
+      ...wrap(
+        `Following our meeting last week, we confirm that an outstanding balance of ${money(cents)} remains on your account. Please arrange payment at your earliest convenience, or contact us to agree a schedule.`,
+      ),
+      'Kind regards,',
+      signer,
+      `Credit Controller, ${sender}`,
+      `cc: ${copied.join(', ')}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'letter-sum.pdf');
+    const sum = await answer(id, {
+      prompt: 'What amount of money does the letter mention?',
+      outputType: 'number',
+    });
+    expect.soft(sum.value?.value, show(sum)).toBe(cents / 100);
+    expectQuotesWritten(sum, id, [lines], 'sum');
+    const cc = await answer(id, { prompt: 'Who is copied on the letter?', outputType: 'list_scalar' });
+    expectListOf(cc, copied, id, [lines], 'cc');
+  });
 });
