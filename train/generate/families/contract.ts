@@ -342,7 +342,8 @@ async function generate(seed: number) {
   q.text(
     'contract_title',
     ['What is the title of this agreement?', 'Agreement title', 'What is the document called?'],
-    title,
+    // As printed: the title line is set in capitals.
+    title.toUpperCase(),
     ev(1, title.toUpperCase()),
   );
   return pdfDoc('contract', seed, `${st.numbering}-${st.heading}`, out.pdf, q);

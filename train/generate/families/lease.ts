@@ -281,7 +281,8 @@ async function generate(seed: number) {
   q.text(
     'lease_title',
     ['Title of the lease', 'What is the document titled?', 'Heading of this document'],
-    title,
+    // As printed: the title line is set in capitals.
+    title.toUpperCase(),
     ev(1, title.toUpperCase()),
   );
   return pdfDoc(

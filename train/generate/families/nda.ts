@@ -301,7 +301,8 @@ async function generate(seed: number) {
   q.text(
     'nda_title',
     ['What is this agreement called?', 'Document title', 'Title of the agreement'],
-    title,
+    // As printed: the title line is set in capitals.
+    title.toUpperCase(),
     ev(1, title.toUpperCase()),
   );
   return pdfDoc('nda', seed, `${mutual ? 'mutual' : 'one-way'}-${st.numbering}-${st.heading}`, out.pdf, q);
