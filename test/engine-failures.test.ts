@@ -124,6 +124,27 @@ function address(rng: Rng): [string, string] {
   ];
 }
 
+/** A letter's head: the sender (and its tagline), its address, the date, and the addressee's block. */
+function letterHead(
+  rng: Rng,
+  sender: string,
+  recipient: string,
+  company: string,
+  tagline?: string,
+): string[] {
+  const [street, city] = address(rng);
+  return [
+    sender,
+    ...(tagline ? [tagline] : []),
+    '1200 Commerce Way, Springfield',
+    `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024`,
+    recipient,
+    company,
+    street,
+    city,
+  ];
+}
+
 interface Invoice {
   pages: string[][];
   number: string;
@@ -698,16 +719,8 @@ describe('local engine on documents it has never seen, through the upload pipeli
       'Confirmation of delivery schedule',
       'Termination of our service contract',
     ]);
-    const [street, city] = address(rng);
     const lines = [
-      sender,
-      'Quality you can trust.',
-      '1200 Commerce Way, Springfield',
-      `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024`,
-      recipient,
-      recipientCompany,
-      street!,
-      city!,
+      ...letterHead(rng, sender, recipient, recipientCompany, 'Quality you can trust.'),
       `RE: ${subject}`,
       `Dear Dr. ${recipient.split(' ').pop()},`,
       `On behalf of everyone at ${brand(sender)}, I am writing about the matter above.`,
@@ -1522,15 +1535,8 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const [sender, recipientCompany] = rng.sample(COMPANIES, 2) as [string, string];
     const [recipient, signer, ...copied] = rng.sample(PEOPLE, 4) as [string, string, string, string];
     const cents = rng.int(1_000_00, 95_000_00);
-    const [street, city] = address(rng);
     const lines = [
-      sender,
-      '1200 Commerce Way, Springfield',
-      `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2024`,
-      recipient,
-      recipientCompany,
-      street!,
-      city!,
+      ...letterHead(rng, sender, recipient, recipientCompany),
       `Dear ${recipient.split(' ')[0]},`,
       ...wrap(
         `Following our meeting last week, we confirm that an outstanding balance of ${money(cents)} remains on your account. Please arrange payment at your earliest convenience, or contact us to agree a schedule.`,

@@ -178,7 +178,10 @@ function headingLike(line: Line, bodyHeight: number): boolean {
   return line.height >= bodyHeight * 1.15 || capitals || NUMBERED_HEADING.test(text);
 }
 
-/** Per line of a page, the section heading above it (memoised per page). */
+/**
+ * Per line of a page, the section heading above it, and one entry more: the section its last
+ * line leaves open, which runs on over the page break until the next heading (memoised per page).
+ */
 function sectionsOf(index: DocIndex, page: number): string[] {
   const key = `sections:${page}`;
   const hit = index.memo.get(key) as string[] | undefined;
@@ -186,18 +189,12 @@ function sectionsOf(index: DocIndex, page: number): string[] {
   const lines = index.layouts[page]!.lines;
   const body = bodyOf(lines);
   const out: string[] = [];
-  // A section runs on over the page break until the next heading.
-  const before = page > 0 ? sectionsOf(index, page - 1) : [];
-  let current = before.at(-1) ?? '';
-  if (page > 0) {
-    const prev = index.layouts[page - 1]!.lines;
-    const last = prev.at(-1);
-    if (last && headingLike(last, bodyOf(prev))) current = last.segments[0]!.text.trim();
-  }
+  let current = page > 0 ? sectionsOf(index, page - 1).at(-1)! : '';
   for (const line of lines) {
     out.push(current);
     if (headingLike(line, body)) current = line.segments[0]!.text.trim();
   }
+  out.push(current);
   index.memo.set(key, out);
   return out;
 }

@@ -106,6 +106,12 @@ function centred(
   return y;
 }
 
+const TITLE_PROMPTS = [
+  'What is the title of the certificate?',
+  'Certificate title',
+  'What is this document called?',
+];
+
 async function generate(seed: number): Promise<GeneratedDoc> {
   const rng = makeRng(hashSeed('certificate', seed));
   const kind = rng.pick(['insurance', 'completion', 'incorporation'] as const);
@@ -294,12 +300,7 @@ async function generate(seed: number): Promise<GeneratedDoc> {
       ['All signatures', 'Signature of the authorized representative', 'Find the signatures.'],
       sigs,
     );
-    q.text(
-      'certificate_title',
-      ['What is the title of the certificate?', 'Certificate title', 'What is this document called?'],
-      titleEv.quote,
-      titleEv,
-    );
+    q.text('certificate_title', TITLE_PROMPTS, titleEv.quote, titleEv);
     return pdfDoc('certificate', seed, 'insurance', doc.save(), q);
   }
 
@@ -444,12 +445,7 @@ async function generate(seed: number): Promise<GeneratedDoc> {
       ['All signatures', 'Signatures on the certificate', 'Find every signature.'],
       sigs,
     );
-    q.text(
-      'certificate_title',
-      ['What is the title of the certificate?', 'Certificate title', 'What is this document called?'],
-      at.title!.quote,
-      at.title,
-    );
+    q.text('certificate_title', TITLE_PROMPTS, at.title!.quote, at.title);
     return pdfDoc('certificate', seed, `completion-${landscape ? 'landscape' : 'portrait'}`, doc.save(), q);
   }
 
@@ -590,12 +586,7 @@ async function generate(seed: number): Promise<GeneratedDoc> {
   );
   q.image('seal', ['Where is the official seal?', 'Seal', 'Registry seal'], seal);
   q.images('signatures', ['All signatures', 'Signature of the registrar', 'Find every signature.'], sigs);
-  q.text(
-    'certificate_title',
-    ['What is the title of the certificate?', 'Certificate title', 'What is this document called?'],
-    at.title!.quote,
-    at.title,
-  );
+  q.text('certificate_title', TITLE_PROMPTS, at.title!.quote, at.title);
   return pdfDoc('certificate', seed, `incorporation-${landscape ? 'landscape' : 'portrait'}`, doc.save(), q);
 }
 

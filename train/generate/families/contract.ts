@@ -18,7 +18,7 @@ import {
   usAddressIn,
 } from '../text.ts';
 import type { Family } from '../types.ts';
-import { boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
+import { askTitle, boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
 
 const BILLING = ['Monthly', 'Quarterly', 'Annually', 'Per milestone'];
 const TITLES = [
@@ -339,12 +339,11 @@ async function generate(seed: number) {
     ['All signatures', 'Every signature in the agreement', 'Find the signatures.'],
     out.signatures,
   );
-  q.text(
+  askTitle(
+    q,
     'contract_title',
     ['What is the title of this agreement?', 'Agreement title', 'What is the document called?'],
-    // As printed: the title line is set in capitals.
-    title.toUpperCase(),
-    ev(1, title.toUpperCase()),
+    title,
   );
   return pdfDoc('contract', seed, `${st.numbering}-${st.heading}`, out.pdf, q);
 }

@@ -19,7 +19,7 @@ import {
 } from '../text.ts';
 import type { Family } from '../types.ts';
 import { proseDollars } from './contract.ts';
-import { boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
+import { askTitle, boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
 
 const PROPERTY_TYPES = ['Apartment', 'Single-family house', 'Office', 'Retail unit', 'Warehouse'];
 const DESCRIPTIONS: Record<string, string[]> = {
@@ -278,12 +278,11 @@ async function generate(seed: number) {
     ['Who signed the lease?', 'Signed by (names)', 'List everyone who signed.'],
     out.signerEv,
   );
-  q.text(
+  askTitle(
+    q,
     'lease_title',
     ['Title of the lease', 'What is the document titled?', 'Heading of this document'],
-    // As printed: the title line is set in capitals.
-    title.toUpperCase(),
-    ev(1, title.toUpperCase()),
+    title,
   );
   return pdfDoc(
     'lease',

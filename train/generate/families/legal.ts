@@ -4,7 +4,7 @@
  */
 import { Flow, type Fonts, fitSize, footers } from '../layout.ts';
 import { PAGE, PdfDoc } from '../pdf-writer.ts';
-import type { Ev } from '../questions.ts';
+import { type Ev, ev, type Questions } from '../questions.ts';
 import type { Rng } from '../rng.ts';
 import type { RegionAnswer } from '../types.ts';
 import { signatureBlock } from './common.ts';
@@ -300,6 +300,12 @@ export interface LegalResult {
   pages: Map<string, number>;
   signatures: RegionAnswer[];
   signerEv: Ev[];
+}
+
+/** Asks for the agreement's title as writeLegal prints it: in capitals, on page 1. */
+export function askTitle(q: Questions, key: string, prompts: string[], title: string): void {
+  const printed = title.toUpperCase();
+  q.text(key, prompts, printed, ev(1, printed));
 }
 
 /**

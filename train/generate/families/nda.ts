@@ -16,7 +16,7 @@ import {
 } from '../text.ts';
 import type { Family } from '../types.ts';
 import { entityPhrase } from './contract.ts';
-import { boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
+import { askTitle, boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
 
 const PURPOSES: [string, (a: string, b: string) => string][] = [
   ['Evaluating a business relationship', () => 'evaluate a potential business relationship between them'],
@@ -298,12 +298,11 @@ async function generate(seed: number) {
     ['Who signed the NDA?', 'Signatories', 'Names of the people who signed'],
     out.signerEv,
   );
-  q.text(
+  askTitle(
+    q,
     'nda_title',
     ['What is this agreement called?', 'Document title', 'Title of the agreement'],
-    // As printed: the title line is set in capitals.
-    title.toUpperCase(),
-    ev(1, title.toUpperCase()),
+    title,
   );
   return pdfDoc('nda', seed, `${mutual ? 'mutual' : 'one-way'}-${st.numbering}-${st.heading}`, out.pdf, q);
 }
