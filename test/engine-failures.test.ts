@@ -852,6 +852,45 @@ describe('local engine on documents it has never seen, through the upload pipeli
   });
   // A table cell is named by its row and its column together: "Online in Q3" is the cell under
   // "Q3" on the row "Online", not the row's first figure nor the Q3 figure of another row.
+  // A bank code may end in a currency's letters ("CERS", "BEUR"): the figures after it are
+  // still part of the account number, not a sum in rupees or euros.
+  it(`2.2 text_quote / 2.4: an IBAN whose bank code ends in a currency's letters is answered whole (seed ${SEED})`, async () => {
+    const rng = rngFor('iban with currency letters');
+    const digits = Array.from({ length: 14 }, () => String(rng.int(0, 9))).join('');
+    const code = `${rng.pick(['CE', 'MA', 'BO', 'TI'])}${rng.pick(['RS', 'EUR', 'USD', 'INR', 'GBP'])}`.slice(
+      -4,
+    );
+    const iban = `${rng.pick(['NL', 'GB', 'IE'])}${rng.int(10, 99)} ${code} ${digits.replace(/(\d{4})(?=\d)/g, '$1 ')}`;
+    const lines = [
+      rng.pick(COMPANIES),
+      'ACCOUNT STATEMENT',
+      `Account holder: ${rng.pick(PEOPLE)}`,
+      `IBAN: ${iban}`,
+      `Closing balance ${money(rng.int(100_000, 900_000))}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'statement.pdf');
+    const cell = await answer(id, { prompt: 'What is the IBAN?', outputType: 'text_quote' });
+    expect(cell.value?.value, show(cell)).toBe(iban);
+    expectQuotesWritten(cell, id, [lines], 'IBAN');
+  });
+
+  // "This Agreement" is capitalised as a defined term, not as a party's name.
+  it(`2.2 text_quote / 2.4: the provider defined on the line after its name is answered, not "This Agreement" (seed ${SEED})`, async () => {
+    const rng = rngFor('provider defined on the next line');
+    const [provider, client] = rng.sample(COMPANIES, 2) as [string, string];
+    const lines = [
+      'MASTER SERVICES AGREEMENT',
+      `This Agreement is entered into by and between ${client}, a`,
+      `${rng.pick(STATES)} limited liability company ("Client"), and ${provider},`,
+      `a ${rng.pick(STATES)} corporation ("Provider").`,
+      '1. Services. Provider shall perform the services described in Schedule A for Client.',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'msa.pdf');
+    const cell = await answer(id, { prompt: 'Who is the service provider?', outputType: 'text_quote' });
+    expect(loose(String(cell.value?.value)), show(cell)).toBe(loose(provider));
+    expectQuotesWritten(cell, id, [lines], 'provider');
+  });
+
   it(`2.2 number / 2.4: a table cell asked by its row and column headers is answered and cited (seed ${SEED})`, async () => {
     const rng = rngFor('table cell');
     const company = rng.pick(COMPANIES);

@@ -3,7 +3,7 @@
  * page thread, or OCR): the main thread then passes one string per page to the database
  * instead of cloning, walking and stringifying thousands of small objects.
  */
-const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
+export const round4 = (v: number) => Math.round(v * 10_000) / 10_000;
 
 type Box = readonly [number, number, number, number];
 

@@ -386,6 +386,8 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     const before = text.slice(Math.max(0, start - 1), start);
     // Digits glued to letters are part of a code ("DE355369209", "INV2024"), not a quantity.
     if (!m[1] && !m[2] && !m[3] && /\p{L}/u.test(before)) return null;
+    // So are currency letters glued to letters before them: the "RS" of "CERS 0806" is no rupee.
+    if (!m[1] && !m[2] && m[3] && /^\p{L}/u.test(m[3]) && /\p{L}/u.test(before)) return null;
     // Accounting negatives: "(4,500.00)" or "($120)", not an enumeration like "(30)", nor
     // figures restating the words before them: "ninety thousand dollars ($90,000)".
     const restates = Boolean(m[1]) && SPELLED_AMOUNT.test(text.slice(Math.max(0, m.index - 40), m.index));

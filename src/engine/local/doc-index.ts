@@ -35,6 +35,11 @@ export interface DocIndex {
 }
 
 const MAX_SENTENCE_WORDS = 150;
+/**
+ * A bullet ("•", "-"). Counts are left out: "(90)", "(b)" and "2." wrap onto a line's start
+ * inside a sentence as often as they open an entry ("ninety\n(90) days", "Section\n2.").
+ */
+const LIST_MARKER = /^[•●▪◦‣*·-]$/;
 
 export function buildIndex(doc: EngineDocument): DocIndex {
   const layouts = doc.pages.map(layoutPage);
@@ -79,6 +84,9 @@ export function buildIndex(doc: EngineDocument): DocIndex {
       }
       // A paragraph break (a gap of more than a line) ends a sentence too.
       if (lastBottom >= 0 && (line.box[1] - lastBottom) * H > 1.2 * line.height) flush();
+      // So does a line that opens with a bullet: a heading without a full stop
+      // ("4. Actions for the coming period") does not run on into its first bullet.
+      else if (LIST_MARKER.test(layout.page.words[line.words[0]!]?.text ?? '')) flush();
       lastBottom = line.box[3];
       for (const w of line.words) {
         if (sentence.length === 0) sentenceLine = li;

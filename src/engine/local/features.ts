@@ -611,7 +611,9 @@ export function featuresOf(
   if (words.length) {
     const h = words.reduce((s, w) => s + (w.box[3] - w.box[1]), 0) / words.length;
     const rel = Math.log(h / ctx.medianHeight[c.at.page]!);
-    set('fontRel', clip(rel, -1, 1));
+    // In steps of 5%: a size within a few hundredths of the text's own is the text's size, and a
+    // tree split at 0 must not read rounding (stored boxes keep 4 decimals) as a smaller font.
+    set('fontRel', clip(Math.round(rel * 20) / 20, -1, 1));
     set('bigFont', rel > 0.25 ? 1 : 0);
   }
   const letters = c.text.match(/\p{L}/gu) ?? [];

@@ -151,14 +151,7 @@ const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-/.#]*$/u;
 /** Whether an entry is printed after a bullet or counting marker ("•", "-", "a)", "3."). */
 function isMarked(e: Examined, s: Scored): boolean {
   if (s.cand.series || (tidy(s) !== s && !/^(?:for|by)\s/i.test(s.cand.text))) return true;
-  const at = s.cand.at;
-  if (at.from === 0) return false;
-  const words = e.ctx.index.doc.pages[at.page]!.words;
-  const marker = words[at.unit.words[at.from - 1]!]!;
-  if (!MARKER_WORD.test(marker.text)) return false;
-  // The marker opens its line: the word before it, if any, sits on a line above.
-  const prior = at.from >= 2 ? words[at.unit.words[at.from - 2]!]! : null;
-  return !prior || prior.box[3] <= (marker.box[1] + marker.box[3]) / 2;
+  return opensLineMarked(e.ctx, s.cand);
 }
 const MARKER = String.raw`[•●▪◦‣\-–*·]|\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)]`;
 const MARKER_WORD = new RegExp(`^(?:${MARKER})$`, 'i');
@@ -311,10 +304,25 @@ function inColumnOf(ctx: ScoringContext, anchor: Scored, s: Scored): boolean {
  * Delaney": the name is the entry, "a)" its place in the column). Null inside a line.
  */
 function entryLeft(ctx: ScoringContext, c: TypedCandidate): number | null {
-  const words = ctx.index.doc.pages[c.at.page]!.words;
-  const first = c.at.unit.words[c.at.from - (c.at.from === 1 ? 1 : 0)]!;
-  if (c.at.from > 1 || (c.at.from === 1 && !MARKER_WORD.test(words[first]!.text))) return null;
-  return words[first]!.box[0];
+  const at = c.at;
+  if (at.from === 0) return ctx.index.doc.pages[at.page]!.words[at.unit.words[0]!]!.box[0];
+  // The marker opens its line, though the sentence before ran on into it ("4. Actions for the
+  // coming period" over "- Launch …", no full stop between).
+  return opensLineMarked(ctx, c)
+    ? ctx.index.doc.pages[at.page]!.words[at.unit.words[at.from - 1]!]!.box[0]
+    : null;
+}
+
+/** Whether the word before a candidate is a marker that opens its line ("- Launch …", "b) Iwasaki"). */
+function opensLineMarked(ctx: ScoringContext, c: TypedCandidate): boolean {
+  const at = c.at;
+  if (at.from === 0) return false;
+  const words = ctx.index.doc.pages[at.page]!.words;
+  const marker = words[at.unit.words[at.from - 1]!]!;
+  if (!MARKER_WORD.test(marker.text)) return false;
+  // The word before the marker, if any, sits on a line above.
+  const prior = at.from >= 2 ? words[at.unit.words[at.from - 2]!]! : null;
+  return !prior || prior.box[3] <= (marker.box[1] + marker.box[3]) / 2;
 }
 
 /** A cell holding only a figure: an amount, a count, a date (currency codes and signs aside). */

@@ -41,6 +41,9 @@ export interface Nearby {
 /** A table cell holding an amount rather than a caption ("1,234.50", "(12%)", "EUR 90"). */
 const valueLike = (text: string) => /^[\s\d.,:%()$€£¥+\-–/*]+$/.test(text.replace(/\b[A-Z]{3}\b/g, ''));
 
+/** A table row with figures: cells side by side, one of them an amount. */
+const figureRow = (line: Line) => line.segments.length > 1 && line.segments.some((g) => valueLike(g.text));
+
 /** A horizontal gap, as a share of the page width, that separates columns rather than a label from its value. */
 const WIDE_GAP = 0.3;
 
@@ -135,6 +138,7 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     const x = own.box[0];
     const x1 = own.box[2];
     let prevTop = line.box[1];
+    const inFigureRow = figureRow(line);
     for (let l = li - 1; l >= 0 && l >= li - 40; l--) {
       const up = layout.lines[l]!;
       const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x) > 0);
@@ -144,8 +148,13 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
         continue;
       }
       if ((prevTop - seg.box[3]) * H > 3.5 * line.height) break;
-      // A line starting elsewhere, or a caption ending in a colon, heads the block.
-      if (Math.abs(seg.box[0] - x) * W > line.height || /[:]$/.test(seg.text.trim())) {
+      // A line starting elsewhere, or a caption ending in a colon, heads the block; so does a
+      // table's caption row over its rows of figures ("Taxes & deductions | This period").
+      if (
+        Math.abs(seg.box[0] - x) * W > line.height ||
+        /[:]$/.test(seg.text.trim()) ||
+        (inFigureRow && !figureRow(up) && !valueLike(seg.text))
+      ) {
         heading = seg.text;
         break;
       }

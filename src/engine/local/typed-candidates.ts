@@ -114,6 +114,9 @@ const BULLET = /^(?:[•●▪◦‣\-–*·]|\(?[a-z0-9]{1,3}[.)])$/i;
 
 const ORG_SUFFIX =
   /\b(?:inc|llc|l\.l\.c|ltd|limited|corp|corporation|co|company|plc|gmbh|ag|sa|s\.a|bv|b\.v|nv|lp|l\.p|llp|pty|srl|s\.r\.l|sas|sarl|s\.a\.r\.l|kgaa|ohg|gbr|oyj|pvt|pte|bhd|kft|ltda|lda|s\.r\.o|bvba|sprl|group|holdings|partners|bank|trust|association|foundation|university)\.?$/i;
+/** A legal form proper, which ends a name ("Bank", "Group" or "University" may open one). */
+const LEGAL_FORM =
+  /^(?:inc|llc|l\.l\.c|ltd|corp|plc|gmbh|ag|s\.a|bv|b\.v|nv|n\.v|lp|l\.p|llp|pty|srl|s\.r\.l|sarl|s\.a\.r\.l|kgaa|oyj|pvt|pte|bhd|ltda|bvba)\.?$/i;
 /** Legal forms that are also common words in lower case ("as", "se", "spa"): only as companies write them. */
 const ORG_SUFFIX_CASED = /(?:^|\s)(?:KG|UG|SE|AS|ASA|A\/S|ApS|AB|Oy|SpA|S\.p\.A|eG|e\.\s?V)\.?$/;
 /** A name ending in a company's legal form ("Ltd", "GmbH & Co. KG", "S.p.A."). */
@@ -342,6 +345,9 @@ function dedupe(cands: TypedCandidate[]): TypedCandidate[] {
 const CONNECTOR = /^(?:of|the|and|&|for|de|du|von|van|da|der|del)$/;
 const CAPITAL = /^[A-Z0-9][\p{L}\p{N}.&'’-]*[,.;:)]?$/u;
 
+/** Words that point at a thing and are never part of its name: "This Agreement" is no party. */
+const DETERMINER = /^(?:this|that|these|those|such|each|every|any|all|our|your|its|their|his|her|said)$/i;
+
 /** Runs of capitalised words (names of people, companies, places) inside a unit; read once per unit. */
 function nameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   let byUnit = index.memo.get('names') as Map<number, TypedCandidate[]> | undefined;
@@ -369,7 +375,7 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   const out: TypedCandidate[] = [];
   let k = 0;
   while (k < words.length) {
-    if (!/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!)) {
+    if (!/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!) || DETERMINER.test(words[k]!)) {
       k++;
       continue;
     }
@@ -387,6 +393,14 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       if (/,$/.test(words[end]!) && !isOrgSuffix(words[end + 1]!)) break;
       // A company's name ends at its legal form: "Acme Ltd and Beta GmbH" are two names.
       if (words[end + 1] === 'and' && isOrgSuffix(words[end]!)) break;
+      // So do two names side by side, as signature blocks print them ("Acme LLC Beta Corp").
+      if (
+        end > k &&
+        LEGAL_FORM.test(words[end]!.replace(/[,;:()]+$/, '')) &&
+        /^\p{Lu}/u.test(words[end + 1]!) &&
+        !isOrgSuffix(words[end + 1]!.replace(/[,;:()]+$/, ''))
+      )
+        break;
       end++;
     }
     const text = words
