@@ -12,6 +12,7 @@ import {
   existenceOf,
   familiarity,
   polarityInputs,
+  soleAnswer,
   valueFoundFor,
 } from '../src/engine/local/answer-document.ts';
 import { AssociationCounter, type Associations } from '../src/engine/local/associations.ts';
@@ -333,7 +334,10 @@ function outcomes(prepared: Prepared[], group: Group, scorerOf: (p: Prepared) =>
         .sort((a, b) => b.rank - a.rank);
       const best = ranked[0]?.i ?? -1;
       const bestP = ranked[0]?.p ?? 0;
+      const sole = soleAnswer(ranked, p.e.ctx.query);
       return {
+        sole: sole !== undefined,
+        soleRight: sole !== undefined && p.positives[sole.i]!,
         p: bestP,
         inputs: answerInputs(ranked),
         fam: familiarity(ranked),
@@ -701,10 +705,15 @@ export function fitModel(
     // a low threshold leaves a handful below it, and a Platt fit on a handful gave right nulls
     // a confidence of 0.
     const unanswered = fitPlatt(tune.map((o) => ({ p: o.p, ok: o.nullGold, fam: o.fam })));
+    // The sole-value rule's precision on the same questions (Laplace-smoothed), when it fired often enough to tell.
+    const soles = g === 'list' || g === 'boolean' || g === 'image' ? [] : tune.filter((o) => o.sole);
+    const soleRight =
+      soles.length >= 10 ? (soles.filter((o) => o.soleRight).length + 1) / (soles.length + 2) : undefined;
     groups[g] = {
       ...lr,
       threshold,
       ...(runThreshold !== undefined ? { runThreshold } : {}),
+      ...(soleRight !== undefined ? { soleRight } : {}),
       answered,
       unanswered,
       ...(answerable ? { answerable } : {}),

@@ -388,14 +388,21 @@ export function answerDocument(
     }
     default: {
       const decision = decisionProbability(m, e.scored);
-      const sole = soleContact(e.scored) ?? soleAmount(e);
+      const sole = soleAnswer(e.scored, query);
       const best = sole ?? top;
       if (!best || (decision < m.threshold && !sole)) return empty(type, m, decision, familiarity(e.scored));
+      const calibrated = calibrate(m.answered, decision, familiarity(e.scored));
       return {
         status: 'SUCCESS',
         value: { type, value: best.cand.value } as AnswerValue,
         citations: cite(e, firstMention(e.scored, best)),
-        confidence: round3(calibrate(m.answered, decision, familiarity(e.scored))),
+        // Chosen by the sole-value rule (below the threshold, or over the top candidate): that
+        // rule's own held-out precision.
+        confidence: round3(
+          sole && m.soleRight !== undefined && (decision < m.threshold || sole !== top)
+            ? m.soleRight
+            : calibrated,
+        ),
         score: best.p,
         empty: false,
       };
@@ -412,7 +419,7 @@ const SOLE_FIT = AT.soleFit!;
  * retrain ranked a letter's telephone number above its only e-mail address, in its footer, and
  * left the address under the threshold, on 3 of 11 seeds of the contacts test.)
  */
-function soleContact(scored: readonly Scored[]): Scored | undefined {
+function soleContact<T extends { x: ArrayLike<number> }>(scored: readonly T[]): T | undefined {
   return scored.find((s) => s.x[CONTACT_FITS] === 1 && s.x[SOLE_FIT] === 1);
 }
 
@@ -422,9 +429,17 @@ function soleContact(scored: readonly Scored[]): Scored | undefined {
  * answerability model learned "not stated" from the low scores an unseen family's wording
  * gets, though nothing else in the document could be the answer.
  */
-function soleAmount(e: Examined): Scored | undefined {
-  const top = e.scored[0];
-  return e.ctx.query.kind === 'money' && top?.x[SOLE_FIT] === 1 ? top : undefined;
+function soleAmount<T extends { x: ArrayLike<number> }>(scored: readonly T[], query: Query): T | undefined {
+  const top = scored[0];
+  return query.kind === 'money' && top?.x[SOLE_FIT] === 1 ? top : undefined;
+}
+
+/** The answer the sole-value rules take (a contact, a sum), whatever its probability; training calibrates it. */
+export function soleAnswer<T extends { x: ArrayLike<number> }>(
+  scored: readonly T[],
+  query: Query,
+): T | undefined {
+  return soleContact(scored) ?? soleAmount(scored, query);
 }
 
 /**

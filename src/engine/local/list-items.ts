@@ -34,6 +34,8 @@ export function listItems(
     const t = tidy(s);
     if (inQuestionWords(t.cand.text, query, 3) || onOtherSide(e, query, t.cand)) return;
     if ((!sentenceLike(t.cand) && CAPTION.test(t.cand.text)) || headsFigures(e.ctx, s.cand)) return;
+    // Persons or companies asked for: a sentence is none of them, however it scores.
+    if (query.kind === 'entity' && sentenceLike(t.cand)) return;
     // Entries of a bulleted or counted-out list are all marked so: the paragraph after it is none.
     if (items.length > 0 && isMarked(e, items[0]!) && !isMarked(e, s)) return;
     // A list of codes holds codes: the coverage named beside each policy number is no entry.

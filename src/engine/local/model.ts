@@ -69,6 +69,12 @@ export type GroupModel = Scorer & {
    * threshold, answerability and calibration read.
    */
   ranker?: Boosted;
+  /**
+   * How often an answer taken as the document's only value of the asked shape (its one e-mail
+   * address, its one sum: answer-document.ts soleAnswer) was right on held-out documents,
+   * smoothed: its confidence. The ranking's probability is low exactly when that rule decides.
+   */
+  soleRight?: number;
 };
 
 /** The learned scorer, as `npm run train` writes it to model/weights.json. */

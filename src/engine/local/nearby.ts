@@ -181,7 +181,8 @@ function headingLike(line: Line, bodyHeight: number): boolean {
   if (line.segments.length !== 1) return false;
   const text = line.segments[0]!.text.trim();
   const words = text.split(/\s+/);
-  if (words.length > 8 || /[.,;]$/.test(text) || !/\p{L}{3}/u.test(text)) return false;
+  // A sentence's end may sit inside its closing quote or bracket ("PROVIDED “AS IS.”").
+  if (words.length > 8 || /[.,;]["”’')\]]*$/.test(text) || !/\p{L}{3}/u.test(text)) return false;
   const letters = text.replace(/[^\p{L}]/gu, '');
   const capitals = letters.length >= 4 && letters === letters.toUpperCase();
   return line.height >= bodyHeight * 1.15 || capitals || NUMBERED_HEADING.test(text);
