@@ -396,13 +396,9 @@ export function answerDocument(
         status: 'SUCCESS',
         value: { type, value: best.cand.value } as AnswerValue,
         citations: cite(e, firstMention(e.scored, best)),
-        // Chosen by the sole-value rule (below the threshold, or over the top candidate): that
-        // rule's own held-out precision.
-        confidence: round3(
-          sole && m.soleRight !== undefined && (decision < m.threshold || sole !== top)
-            ? m.soleRight
-            : calibrated,
-        ),
+        // Chosen by the sole-value rule: that rule's own precision on held-out questions, which
+        // the ranking's probability (low exactly when the rule is needed) does not measure.
+        confidence: round3(sole && m.soleRight !== undefined ? m.soleRight : calibrated),
         score: best.p,
         empty: false,
       };
