@@ -1591,7 +1591,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       outputType: 'number',
     });
     expect.soft(sum.value?.value, show(sum)).toBe(cents / 100);
-    // Issue 13 §4: a right answer the document leaves no alternative to is not reported as a guess.
+    // Issue 13, Confidence: a right answer the document leaves no alternative to is no guess.
     expect.soft(sum.confidence as number, show(sum)).toBeGreaterThan(0.5);
     expectQuotesWritten(sum, id, [lines], 'sum');
     const cc = await answer(id, { prompt: 'Who is copied on the letter?', outputType: 'list_scalar' });
