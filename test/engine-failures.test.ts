@@ -1597,4 +1597,99 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const cc = await answer(id, { prompt: 'Who is copied on the letter?', outputType: 'list_scalar' });
     expectListOf(cc, copied, id, [lines], 'cc');
   });
+  // A card or account is shown by its last digits behind a mask ("****4411"); a question asking
+  // for those digits, or for the account itself, is answered with them, not with the document's
+  // other four-digit numbers.
+  it(`2.2 text_quote / 2.4: the last digits of a card or account are the digits after the mask, not the other numbers (seed ${SEED})`, async () => {
+    const rng = rngFor('card last four');
+    const digits = () => String(rng.int(1000, 9999));
+    const [card, account] = [digits(), digits()];
+    const employer = rng.pick(COMPANIES);
+    const mask = () => rng.pick(['****', 'XXXX', 'xxxx-']);
+    const lines = [
+      employer,
+      `Pay statement for ${rng.pick(PEOPLE)}`,
+      `Employee ID ${digits()}   Tax code ${digits()}L   Dept ${rng.int(10, 99)}`,
+      `Pay period ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2025`,
+      `Base salary   ${money(rng.int(200000, 600000))}`,
+      `Net pay   ${money(rng.int(150000, 400000))}`,
+      `Paid by direct deposit to account ${mask()}${account} on the last working day.`,
+      `Expenses card ${mask()}${card} is charged separately.`,
+      `Payroll office ${rng.int(200, 899)}-${rng.int(200, 899)}-${digits()}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'masked-digits.pdf');
+    for (const [prompt, want] of [
+      ['Bank account last 4', account],
+      ['Last four digits of the card', card],
+      ['Which card number (last 4) was used?', card],
+    ] as const) {
+      const cell = await answer(id, { prompt, outputType: 'text_quote' });
+      expect.soft(String(cell.value?.value), `${prompt}: ${show(cell)}`).toBe(want);
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+    // Asked for the account without "digits", the account as printed, mask and all, answers too.
+    const paidTo = await answer(id, { prompt: 'Account the net pay went to', outputType: 'text_quote' });
+    expect.soft(String(paidTo.value?.value), show(paidTo)).toMatch(new RegExp(`^(?:[*xX]+-?)?${account}$`));
+  });
+  // "Attn:" is how an address block names the person it is for: asked for the contact person at
+  // the delivery address, that name answers, not the ordering company or the approver.
+  it(`2.2 text_quote / 2.4: the person after "Attn:" in the ship-to block is the delivery contact (seed ${SEED})`, async () => {
+    const rng = rngFor('attention line');
+    const [buyer, vendor] = rng.sample(COMPANIES, 2) as [string, string];
+    const [contact, approver] = rng.sample(PEOPLE, 2) as [string, string];
+    const [street, city] = address(rng);
+    const lines = [
+      buyer,
+      'PURCHASE ORDER',
+      `PO Number: PO-${rng.int(10000, 99999)}`,
+      `Order date: ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2025`,
+      `Vendor: ${vendor}`,
+      'Ship to:',
+      buyer,
+      `Attn: ${contact}`,
+      street,
+      city,
+      `${rng.pick(ITEMS)}   ${money(rng.int(10000, 90000))}`,
+      `Total   ${money(rng.int(100000, 200000))}`,
+      `Approved by: ${approver}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'po-attn.pdf');
+    for (const prompt of ['Who is the contact person at the delivery address?', 'Attention']) {
+      const cell = await answer(id, { prompt, outputType: 'text_quote' });
+      expect.soft(loose(String(cell.value?.value ?? '')), `${prompt}: ${show(cell)}`).toBe(loose(contact));
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+  });
+  // A form prints each yes/no question with two boxes, the ticked one apart from the empty one:
+  // "[ ] Yes" left empty is a no, "[X] Yes" a yes, whichever box the reader comes to first.
+  it(`2.2 boolean / 2.4: a yes/no form question with its answer ticked in one of two boxes is read from the ticked box (seed ${SEED})`, async () => {
+    const rng = rngFor('ticked boxes');
+    const questions = rng.sample(
+      ['Urgent request', 'Budgeted item', 'Advance already received', 'Manager informed', 'Travel required'],
+      4,
+    );
+    const ticks = questions.map(() => rng.chance(0.5));
+    // Both answers among the four, so no constant reading passes.
+    ticks[rng.int(0, 1)] = true;
+    ticks[rng.int(2, 3)] = false;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 50, text: 'EXPENSE REQUEST FORM', size: 14 },
+      { x: 60, top: 80, text: `Requested by: ${rng.pick(PEOPLE)}` },
+      { x: 60, top: 96, text: `Department: ${rng.pick(['Finance', 'Operations', 'Marketing'])}` },
+      ...questions.flatMap((q, i) => [
+        { x: 60, top: 130 + i * 20, text: `${q}:` },
+        { x: 260, top: 130 + i * 20, text: `[${ticks[i] ? 'X' : ' '}] Yes` },
+        { x: 330, top: 130 + i * 20, text: `[${ticks[i] ? ' ' : 'X'}] No` },
+      ]),
+      { x: 60, top: 230, text: 'Signature of applicant' },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'ticked-form.pdf');
+    for (const [i, q] of questions.entries()) {
+      const cell = await answer(id, { prompt: `${q}?`, outputType: 'boolean' });
+      expect.soft(cell.value, `${q}: ${show(cell)}`).toEqual({ type: 'boolean', value: ticks[i] });
+      expect.soft((cell.citations as Json[]).length, `${q}: ${show(cell)}`).toBeGreaterThan(0);
+      expectQuotesWritten(cell, id, [lines], q);
+    }
+  });
 });

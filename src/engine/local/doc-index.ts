@@ -40,6 +40,17 @@ const MAX_SENTENCE_WORDS = 150;
  * inside a sentence as often as they open an entry ("ninety\n(90) days", "Section\n2.").
  */
 const LIST_MARKER = /^[•●▪◦‣*·-]$/;
+/** Words that open a letter's salutation, in the languages the engine reads. */
+const SALUTATION =
+  /^(?:Dear|Hello|Gentlemen|Sirs|Madam|Sehr|Liebe[rs]?|Cher|Chère|Chers|Madame|Monsieur|Messieurs|Geachte|Beste|Estimad[oa]s?|Gentile|Egregi[oa])[,]?$/;
+/** A line's first words are a caption: one to three short words, capitalised, the last ending in a colon. */
+function opensWithCaption(words: readonly string[]): boolean {
+  const end = words.findIndex((w) => w.endsWith(':'));
+  if (end < 0 || !/^\p{Lu}/u.test(words[0] ?? '')) return false;
+  return words.slice(0, end + 1).every((w) => /^[\p{L}.]{1,12}:?$/u.test(w));
+}
+/** Lines whose type sizes differ by more than this (log ratio, about 20%) are not one sentence. */
+const SIZE_STEP = 0.18;
 
 export function buildIndex(doc: EngineDocument): DocIndex {
   const layouts = doc.pages.map(layoutPage);
@@ -67,6 +78,7 @@ export function buildIndex(doc: EngineDocument): DocIndex {
     let sentence: number[] = [];
     let sentenceLine = 0;
     let lastBottom = -1;
+    let lastHeight = 0;
     const flush = () => {
       if (sentence.length)
         add({ page: pageIndex, kind: 'sentence', line: sentenceLine, words: sentence }, true);
@@ -80,14 +92,24 @@ export function buildIndex(doc: EngineDocument): DocIndex {
           add({ page: pageIndex, kind: 'segment', line: li, words: seg.words }, true);
         add({ page: pageIndex, kind: 'line', line: li, words: line.words }, false);
         lastBottom = line.box[3];
+        lastHeight = line.height;
         return;
       }
       // A paragraph break (a gap of more than a line) ends a sentence too.
       if (lastBottom >= 0 && (line.box[1] - lastBottom) * H > 1.2 * line.height) flush();
+      // So does a change of type size: a title without a full stop does not run on into the
+      // smaller line under it ("STATEMENT OF REGISTRATION" / "Please type or print clearly.").
+      else if (lastHeight > 0 && Math.abs(Math.log(line.height / lastHeight)) > SIZE_STEP) flush();
       // So does a line that opens with a bullet: a heading without a full stop
       // ("4. Actions for the coming period") does not run on into its first bullet.
       else if (LIST_MARKER.test(layout.page.words[line.words[0]!]?.text ?? '')) flush();
+      // And a salutation: the subject line over "Dear Ms. Park," is no part of the letter's first sentence.
+      else if (SALUTATION.test(layout.page.words[line.words[0]!]?.text ?? '')) flush();
+      // And a line that opens with its own caption ("Re: …", "Subject: …", "Our ref: …"): the
+      // address block above it has no full stop to end it.
+      else if (opensWithCaption(line.words.slice(0, 3).map((w) => layout.page.words[w]!.text))) flush();
       lastBottom = line.box[3];
+      lastHeight = line.height;
       for (const w of line.words) {
         if (sentence.length === 0) sentenceLine = li;
         sentence.push(w);

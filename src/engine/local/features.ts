@@ -90,6 +90,7 @@ const TRAITS: Trait[] = [
   'suspicious',
   'largest',
   'negative',
+  'zero',
   'converted',
   'rangeMatch',
   'rangeMismatch',
@@ -162,6 +163,7 @@ export const FEATURES: readonly string[] = [
   'lastPage',
   'yTop',
   'xLeft',
+  'centered',
   'fontRel',
   'bigFont',
   'caps',
@@ -238,6 +240,8 @@ export const FEATURES: readonly string[] = [
   'qDate*isDate',
   'qContact*fits',
   'qContact*other',
+  'qTail*fits',
+  'qTail*masked',
   'picture:captionLabel',
   'picture:captionLabelExact',
   'picture:area',
@@ -608,6 +612,9 @@ export function featuresOf(
   set('lastPage', n > 1 && c.at.page === n - 1 ? 1 : 0);
   set('yTop', clip(box[1]!));
   set('xLeft', clip(box[0]!));
+  // Titles are set in the middle of the page; letterheads and labels at its margins.
+  const width = box[2]! - box[0]!;
+  set('centered', Math.abs((box[0]! + box[2]!) / 2 - 0.5) < 0.03 && width < 0.7 && box[0]! > 0.12 ? 1 : 0);
   if (words.length) {
     const h = words.reduce((s, w) => s + (w.box[3] - w.box[1]), 0) / words.length;
     const rel = Math.log(h / ctx.medianHeight[c.at.page]!);
@@ -746,6 +753,12 @@ export function featuresOf(
     set('qContact*fits', shape === query.contact ? 1 : 0);
     set('qContact*other', shape !== null && shape !== query.contact ? 1 : 0);
   }
+  if (query.tail !== null) {
+    const digits = typeof c.value === 'string' && /^\d+$/.test(c.value) ? c.value.length : 0;
+    const fits = query.tail ? digits === query.tail : digits >= 3 && digits <= 6;
+    set('qTail*fits', fits ? 1 : 0);
+    set('qTail*masked', fits && maskedDigits(page, words) ? 1 : 0);
+  }
   if (c.picture) {
     const b = c.picture.box;
     const area = (b[2] - b[0]) * (b[3] - b[1]);
@@ -758,6 +771,17 @@ export function featuresOf(
     set('picture:onPage', clip(page.images.length / 5));
   }
   return x;
+}
+
+/** Digits printed after a mask ("****4411", "XXXX 4411", "•••• 4411"), as cards and accounts are shown. */
+const MASK = /^[*xX•·#]{2,}[-\s]?\d+$/;
+const MASK_GROUP = /^[*xX•·#]{2,}-?$/;
+function maskedDigits(page: EnginePage, words: readonly EnginePage['words'][number][]): boolean {
+  const first = words[0];
+  if (!first) return false;
+  if (MASK.test(first.text.replace(/[.,;:)]+$/, ''))) return true;
+  const i = page.words.indexOf(first);
+  return i > 0 && MASK_GROUP.test(page.words[i - 1]!.text);
 }
 
 const OWN_LABEL = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[f]!);
@@ -775,6 +799,8 @@ function fitsKind(query: Query, c: TypedCandidate): boolean {
   const kind = query.kind;
   const t = c.traits;
   if (query.contact) return contactOf(c) === query.contact;
+  if (query.tail)
+    return typeof c.value === 'string' && /^\d+$/.test(c.value) && c.value.length === query.tail;
   if (kind === 'money') return Boolean(t.isMoney || t.currency || t.decimals);
   if (kind === 'date') return Boolean(t.isDate) || /^\d{4}-\d{2}-\d{2}$/.test(String(c.value));
   if (kind === 'duration') return Boolean(t.isDuration);

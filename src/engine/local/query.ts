@@ -2,7 +2,7 @@ import { contentStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
 import { englishWords, translationsOf } from '../text/translations.ts';
 import { type NounKind, nounKind } from './nouns.ts';
 import { askedSide, type Side } from './roles.ts';
-import { derivedStems, relatedStems } from './synonyms.ts';
+import { derivedStems, relatedStems, shorthandOf } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
 /** A contact detail: an e-mail address, a telephone or fax number, a website. */
@@ -38,6 +38,11 @@ export interface Query {
   asks: NounKind | null;
   /** The contact detail asked for ("the applicant's email address", "customer service phone"). */
   contact: Contact | null;
+  /**
+   * The question asks for the last digits of a number ("last four digits of the card", "card
+   * ending in"): how many (0 when not said). Documents print them masked ("****4411").
+   */
+  tail: number | null;
 }
 
 export const RELATED_WEIGHT = 0.35;
@@ -58,6 +63,18 @@ const CONTACT_ASKED: readonly [Contact, RegExp][] = [
   ['web', /\bweb ?sites?\b|\bweb (?:address|page)\b|\burls?\b|\bhome ?page\b/],
   ['phone', /\b(?:tele)?phones?\b|\btel\b|\bfax\b|\bmobile\b|\bhotline\b/],
 ];
+
+const COUNT_WORDS: Record<string, number> = { two: 2, three: 3, four: 4, five: 5, six: 6 };
+/** "the last four digits", "last 4", "4 digits", "ending in". */
+const TAIL_ASKED =
+  /\blast (\d|two|three|four|five|six)\b(?! (?:days|weeks|months|years|items|lines|pages)\b)|\b(\d|two|three|four|five|six) digits\b|\bending (?:in|with)\b/;
+
+function tailAsked(core: string): number | null {
+  const m = core.match(TAIL_ASKED);
+  if (!m) return null;
+  const n = m[1] ?? m[2];
+  return n === undefined ? 0 : (COUNT_WORDS[n] ?? Number(n));
+}
 
 /** The stem of one who does what `verb` names: inspect → inspector, approv → approver, sign → signatori. */
 const isAgentNoun = (verb: string, derived: string) =>
@@ -117,6 +134,12 @@ export function analyzeQuery(prompt: string): Query {
       weights.set(s, asksWho && isAgentNoun(t, s) ? w : DERIVED_SHARE * w);
     }
   }
+  // Shorthand means the word itself ("Attn" is attention), as a derived form does.
+  for (const t of terms) {
+    const w = weights.get(t) ?? 1;
+    for (const s of shorthandOf(t))
+      if ((weights.get(s) ?? 0) < DERIVED_SHARE * w) weights.set(s, DERIVED_SHARE * w);
+  }
   for (const t of terms) {
     for (const s of relatedStems(t)) if (!weights.has(s)) weights.set(s, RELATED_WEIGHT);
   }
@@ -145,8 +168,19 @@ export function analyzeQuery(prompt: string): Query {
       .find((k) => k !== undefined) ?? null;
   const role = askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' '));
   const contact = CONTACT_ASKED.find(([, re]) => re.test(core))?.[0] ?? null;
-  // A contact detail is a value a document states or not, like an identifier ("email address" is no place).
-  const kind = contact ? 'identifier' : answerKind(core, asks, role);
+  const tail = tailAsked(core);
+  // "Last four digits", "ending in": how the answer is printed, not words its label prints.
+  if (tail !== null) {
+    for (const w of ['last', 'end', 'ending', 'digit', 'digits', String(tail), ...Object.keys(COUNT_WORDS)]) {
+      const st = stem(w);
+      for (const d of [st, ...derivedStems(st), ...relatedStems(st)])
+        if (!terms.includes(d) || d === st) weights.delete(d);
+      for (let i = terms.length - 1; i >= 0; i--) if (terms[i] === st) terms.splice(i, 1);
+    }
+  }
+  // A contact detail is a value a document states or not, like an identifier ("email address" is
+  // no place); so are the last digits of a card or account.
+  const kind = contact || tail !== null ? 'identifier' : answerKind(core, asks, role);
   // Likewise "date" in a date question: every date's label says it.
   if (kind === 'date') {
     const d = stem('date');
@@ -160,8 +194,7 @@ export function analyzeQuery(prompt: string): Query {
   const kindWord = KIND_WORD[kind];
   const kindStem = kindWord ? stem(kindWord) : null;
   if (kindWord && terms.some((t) => t !== kindStem)) {
-    for (const w of [kindWord, ...translationsOf(kindWord)]) {
-      const k = stem(w);
+    for (const k of [...[kindWord, ...translationsOf(kindWord)].map(stem), ...shorthandOf(stem(kindWord))]) {
       if ((weights.get(k) ?? 0) > KIND_WEIGHT) weights.set(k, KIND_WEIGHT);
     }
   }
@@ -181,6 +214,7 @@ export function analyzeQuery(prompt: string): Query {
     focus,
     asks,
     contact,
+    tail,
   };
 }
 
@@ -226,6 +260,12 @@ function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
     )
   )
     return 'entity';
+  // An account is told by its number ("the account the pay went to"), unless a detail of it is asked.
+  if (
+    /\baccount\b/.test(q) &&
+    !/\baccount (?:holder|owner|type|manager|balance|summary|statement|period|status|executive)/.test(q)
+  )
+    return 'identifier';
   if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
   // "Recipient", "the issuing agency", "the premises": the question's noun says what it names.
   // A side of an exchange asked for ("which store issued this receipt") is a party: a name.

@@ -57,14 +57,25 @@ export function topPassages(
  * How much a short piece of text reads like a label for the asked field: the weighted share
  * of its words that are query words ("Total Due", "Ship Date:", "Order #").
  */
+const ASIDE_SHARE = 0.5;
+
 export function labelScore(text: string, query: Query): number {
   // Numbers beside a label ("05/31/20 Ship Date") are values, not label words.
-  const stems = contentStems(text).filter((s) => !/^\d+$/.test(s));
+  const stemsOf = (t: string) => contentStems(t).filter((s) => !/^\d+$/.test(s));
+  const stems = stemsOf(text);
   if (stems.length === 0 || stems.length > 8) return 0;
+  // Words in parentheses clarify the label ("Principals (name and title)"): they count half.
+  const main = stemsOf(text.replace(/\([^)]*\)/g, ' '));
+  const aside =
+    main.length && main.length < stems.length
+      ? stemsOf([...text.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]).join(' '))
+      : [];
+  const counted = aside.length ? main : stems;
   let hit = 0;
-  for (const s of stems) hit += query.weights.get(s) ?? 0;
+  for (const s of counted) hit += query.weights.get(s) ?? 0;
+  for (const s of aside) hit += ASIDE_SHARE * (query.weights.get(s) ?? 0);
   const promptHits = stems.filter((s) => query.weights.get(s) === 1).length;
-  const share = Math.min(1, hit / stems.length);
+  const share = Math.min(1, hit / (counted.length + ASIDE_SHARE * aside.length));
   // A label in the document's own words ("Period" for billing dates) counts, at half strength.
   if (promptHits === 0) return share >= 0.3 ? share * 0.5 : 0;
   return share * Math.min(1, 0.6 + 0.4 * (promptHits - 1));

@@ -32,9 +32,17 @@ const SHORTHAND: Record<string, string[]> = {
   street: ['st'],
   avenue: ['ave'],
   percent: ['%', 'pct'],
+  attention: ['attn'],
+  address: ['addr'],
+  manager: ['mgr'],
+  apartment: ['apt'],
+  building: ['bldg'],
 };
 const SHORT = new Map<string, string[]>();
 for (const [word, forms] of Object.entries(SHORTHAND)) SHORT.set(stem(word), forms);
+
+/** The shorthand documents print for the word whose stem is `s` ("attn" for attention). */
+export const shorthandOf = (s: string): readonly string[] => SHORT.get(s) ?? [];
 
 /** Stems related to `s` (not including `s`). */
 export function relatedStems(s: string): string[] {

@@ -63,6 +63,7 @@ export type Trait =
   | 'suspicious'
   | 'largest'
   | 'negative'
+  | 'zero'
   | 'converted'
   | 'rangeMatch'
   | 'rangeMismatch'
@@ -121,9 +122,12 @@ const LEGAL_FORM =
 const ORG_SUFFIX_CASED = /(?:^|\s)(?:KG|UG|SE|AS|ASA|A\/S|ApS|AB|Oy|SpA|S\.p\.A|eG|e\.\s?V)\.?$/;
 /** A name ending in a company's legal form ("Ltd", "GmbH & Co. KG", "S.p.A."). */
 export const isOrgSuffix = (text: string) => ORG_SUFFIX.test(text) || ORG_SUFFIX_CASED.test(text);
-/** An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is not part of it. */
+/**
+ * An identifier token; a number sign glued in front ("#123", "N°562044387", "Nr.30064443") is
+ * not part of it, nor is the mask before a card's or account's last digits ("XXXX5796", "xxxx-6008").
+ */
 const ID_TOKEN =
-  /^(?:n[°º]|no\.|nr\.)?[#:*xX]*?([A-Z0-9][A-Z0-9\-/._]*\d[A-Z0-9\-/._]*|\d[A-Z0-9\-/._]*)[.,;:]?$/i;
+  /^(?:n[°º]|no\.|nr\.)?(?:[*xX•]{2,}-?(?=\d)|[#:*xX]*?)([A-Z0-9][A-Z0-9\-/._]*\d[A-Z0-9\-/._]*|\d[A-Z0-9\-/._]*)[.,;:]?$/i;
 /** One group of an identifier written in spaced groups ("DE89 3704 0044", "4532 1234 5678 9010"). */
 const ID_GROUP = /^\+?[A-Z0-9]{1,6}$/;
 /** Spaced groups that read as one identifier: at least two groups, six digits, no lower case. */
@@ -343,6 +347,8 @@ function dedupe(cands: TypedCandidate[]): TypedCandidate[] {
 // ---------- text ----------
 
 const CONNECTOR = /^(?:of|the|and|&|for|de|du|von|van|da|der|del)$/;
+const MONTH =
+  /^(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sept?(?:ember)?|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?$/;
 const CAPITAL = /^[A-Z0-9][\p{L}\p{N}.&'’-]*[,.;:)]?$/u;
 
 /** Words that point at a thing and are never part of its name: "This Agreement" is no party. */
@@ -377,6 +383,11 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   while (k < words.length) {
     if (!/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!) || DETERMINER.test(words[k]!)) {
       k++;
+      continue;
+    }
+    // A month and its day ("Mar. 26, 2020") are a date, not a name.
+    if (MONTH.test(words[k]!) && /^\d{1,2}(?:st|nd|rd|th)?[,.]?$/.test(words[k + 1] ?? '')) {
+      k += 2;
       continue;
     }
     let end = k;
@@ -746,6 +757,8 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
         suspicious: v.suspicious ? 1 : 0,
         largest: largest > 0 && Math.abs(v.value) === largest ? 1 : 0,
         negative: v.value < 0 ? 1 : 0,
+        // A nil amount ("0.00 EUR" of tax) is seldom the total or the fee asked for.
+        zero: v.value === 0 ? 1 : 0,
       },
     });
   }
@@ -975,7 +988,12 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
   );
   const traitsOf = (text: string): Partial<Record<Trait, number>> => {
     const lower = text.toLowerCase();
-    const checked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■|(?:^|\s)X)\s+(yes|no|true|false)\b/i.exec(text);
+    // An option left empty says the other one: "[ ] Yes" is a no where its ticked "[X] No" stands
+    // apart (another cell of the line).
+    const ticked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■|(?:^|\s)X)\s+(yes|no|true|false)\b/i.exec(text);
+    const empties = ticked ? [] : [...text.matchAll(/(?:\[\s*\]|☐|□)\s+(yes|no|true|false)\b/gi)];
+    const empty = empties.length === 1 ? empties[0]! : null;
+    const checked = ticked ?? (empty ? [empty[0], /yes|true/i.test(empty[1]!) ? 'no' : 'yes'] : null);
     const inside = promptWords.some((w) =>
       new RegExp(`\\p{L}${w}|${w.slice(0, -1)}\\p{L}{2,}`, 'u').test(lower),
     );

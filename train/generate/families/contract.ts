@@ -210,6 +210,7 @@ async function generate(seed: number) {
     witness:
       'IN WITNESS WHEREOF, the parties have executed this Agreement by their duly authorized representatives as of the Effective Date.',
     footer: `${title} · ${provider} / ${client} · Confidential`,
+    letterhead: rng.chance(0.35) ? { name: provider, lines: provAddr.lines } : undefined,
   });
   const pg = (k: string) => out.pages.get(k);
   const at = (k: string, quote: string): Ev | null => (pg(k) ? ev(pg(k)!, quote) : null);

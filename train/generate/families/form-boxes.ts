@@ -54,6 +54,15 @@ const KINDS = [
   },
 ];
 
+/** Other yes/no questions such forms ask, printed beside the one asked about. */
+const OTHER_FLAGS = [
+  'Manager informed',
+  'Receipts attached',
+  'Travel required',
+  'Recurring cost',
+  'Previously requested',
+];
+
 /** A Yes/No pair of checkboxes, drawn or typed; returns the text to cite for the ticked one. */
 function checkboxes(
   page: PdfPage,
@@ -260,8 +269,26 @@ async function generate(seed: number) {
     [kind.amountLabel, ctx.amount(total), 1, 'total'],
     [rng.pick(['Project code', 'Budget line', 'GL account']), makeId(rng, '9###-##'), 1, null],
   ]);
+  // Often a second yes/no question beside it, mostly answered the other way: the answer is read
+  // from the asked question's own boxes, not from any ticked box. Drawn apart from the main stream.
+  const other = makeRng(hashSeed('form-boxes:second-flag', seed));
+  const second = other.chance(0.6)
+    ? {
+        question: other.pick(OTHER_FLAGS.filter((f) => f !== kind.flag)),
+        yes: other.chance(0.75) ? !flag : flag,
+        before: other.chance(0.5),
+      }
+    : null;
+  if (second?.before) {
+    checkboxes(p, flow.left, y, ctx.fonts, fs, second.question, second.yes, typedBoxes);
+    y += fs * 2.4;
+  }
   at.flag = ev(1, checkboxes(p, flow.left, y, ctx.fonts, fs, kind.flag, flag, typedBoxes));
   y += fs * 2.4;
+  if (second && !second.before) {
+    checkboxes(p, flow.left, y, ctx.fonts, fs, second.question, second.yes, typedBoxes);
+    y += fs * 2.4;
+  }
 
   section(rng.pick(['Section C - Declaration and approval', '3. Sign-off', 'AUTHORISATION']));
   flow.y = y;

@@ -184,6 +184,11 @@ async function generate(seed: number) {
     signers,
     witness: `${lName} and ${tName} have signed this Lease on the dates written below.`,
     footer: `${title} · ${street}`,
+    // A landlord company's lease on its own letterhead.
+    letterhead:
+      /(Inc\.|LLC|Corp\.|Co\.)$/.test(landlord) && rng.chance(0.5)
+        ? { name: landlord, lines: usAddressIn(rng, state).lines }
+        : undefined,
   });
   const at = (k: string, quote: string): Ev | null =>
     out.pages.get(k) ? ev(out.pages.get(k)!, quote) : null;

@@ -322,6 +322,8 @@ export function writeLegal(
     signers: Signer[];
     witness: string;
     footer: string;
+    /** A party's letterhead over the title: its name, larger than the title, then its address. */
+    letterhead?: { name: string; lines: string[] };
   },
 ): LegalResult {
   const doc = new PdfDoc();
@@ -336,6 +338,12 @@ export function writeLegal(
   const note = (p: Para, page: number) => {
     for (const k of p.keys ?? []) pages.set(k, page);
   };
+  if (o.letterhead) {
+    flow.line(o.letterhead.name, { font: st.fonts.bold, size: st.size + 7 });
+    for (const l of o.letterhead.lines) flow.line(l, { size: st.size - 1, color: 0.3 });
+    flow.page.line(flow.left, flow.y + 2, flow.right, flow.y + 2, 0.6, 0.4);
+    flow.space(st.size * 2);
+  }
   flow.line(o.title.toUpperCase(), { font: st.fonts.bold, size: st.size + 4, align: 'center' });
   flow.space(st.size);
   for (const p of o.preamble) note(p, flow.para(p.text));

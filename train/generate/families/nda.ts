@@ -164,6 +164,7 @@ async function generate(seed: number) {
     witness:
       'IN WITNESS WHEREOF, the parties have caused this Agreement to be executed as of the date first written above.',
     footer: `${title} · Confidential`,
+    letterhead: rng.chance(0.35) ? { name: a, lines: usAddressIn(rng, stateA!).lines } : undefined,
   });
   const at = (k: string, quote: string): Ev | null =>
     out.pages.get(k) ? ev(out.pages.get(k)!, quote) : null;
