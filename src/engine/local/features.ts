@@ -754,8 +754,7 @@ export function featuresOf(
     set('qContact*other', shape !== null && shape !== query.contact ? 1 : 0);
   }
   if (query.tail !== null) {
-    const digits = typeof c.value === 'string' && /^\d+$/.test(c.value) ? c.value.length : 0;
-    const fits = query.tail ? digits === query.tail : digits >= 3 && digits <= 6;
+    const fits = fitsTail(query.tail, c);
     set('qTail*fits', fits ? 1 : 0);
     set('qTail*masked', fits && maskedDigits(page, words) ? 1 : 0);
   }
@@ -771,6 +770,12 @@ export function featuresOf(
     set('picture:onPage', clip(page.images.length / 5));
   }
   return x;
+}
+
+/** Digits only, as many as asked (3 to 6 when the question does not say how many). */
+function fitsTail(tail: number, c: TypedCandidate): boolean {
+  const digits = typeof c.value === 'string' && /^\d+$/.test(c.value) ? c.value.length : 0;
+  return tail ? digits === tail : digits >= 3 && digits <= 6;
 }
 
 /** Digits printed after a mask ("****4411", "XXXX 4411", "•••• 4411"), as cards and accounts are shown. */
@@ -799,8 +804,7 @@ function fitsKind(query: Query, c: TypedCandidate): boolean {
   const kind = query.kind;
   const t = c.traits;
   if (query.contact) return contactOf(c) === query.contact;
-  if (query.tail)
-    return typeof c.value === 'string' && /^\d+$/.test(c.value) && c.value.length === query.tail;
+  if (query.tail) return fitsTail(query.tail, c);
   if (kind === 'money') return Boolean(t.isMoney || t.currency || t.decimals);
   if (kind === 'date') return Boolean(t.isDate) || /^\d{4}-\d{2}-\d{2}$/.test(String(c.value));
   if (kind === 'duration') return Boolean(t.isDuration);

@@ -53,12 +53,13 @@ export function topPassages(
   return list.slice(0, k);
 }
 
+/** Words in a label's parentheses weigh this much of its other words. */
+const ASIDE_SHARE = 0.5;
+
 /**
  * How much a short piece of text reads like a label for the asked field: the weighted share
  * of its words that are query words ("Total Due", "Ship Date:", "Order #").
  */
-const ASIDE_SHARE = 0.5;
-
 export function labelScore(text: string, query: Query): number {
   // Numbers beside a label ("05/31/20 Ship Date") are values, not label words.
   const stemsOf = (t: string) => contentStems(t).filter((s) => !/^\d+$/.test(s));
