@@ -1567,6 +1567,51 @@ describe('local engine on documents it has never seen, through the upload pipeli
     ).toEqual([1]);
     expectQuotesWritten(cell, id, [lines], 'title');
   });
+  it(`2.2 text_quote / 2.4: a form's title is the centred line naming what it is, not the larger letterhead of the office that issues it (seed ${SEED})`, async () => {
+    const rng = rngFor('form title under letterhead');
+    const title = rng.pick([
+      'CERTIFICATE OF GOOD STANDING',
+      'NOTICE OF ANNUAL ASSESSMENT',
+      'APPLICATION FOR A TRADING LICENCE',
+      'STATEMENT OF INFORMATION',
+      'DECLARATION OF BENEFICIAL OWNERSHIP',
+    ]);
+    const state = String(rng.pick(STATES)).toUpperCase();
+    const office = rng.pick([
+      'Office of the Secretary of State',
+      'Department of Licensing',
+      'Revenue Division',
+    ]);
+    const size = 12;
+    // Centred on the page: capitals are about 0.6 of the type size wide.
+    const centred = 306 - (title.length * size * 0.62) / 2;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 48, text: `STATE OF ${state}`, size: 14 },
+      { x: 72, top: 66, text: office, size: 10 },
+      { x: 72, top: 80, text: `${rng.pick(['Business Services', 'Records Unit'])} Section`, size: 10 },
+      { x: centred, top: 120, text: title, size },
+      { x: 200, top: 138, text: 'Please type or print clearly in black ink.', size: 9 },
+      { x: 72, top: 170, text: '1. Name of the business', size: 10 },
+      { x: 260, top: 170, text: rng.pick(COMPANIES), size: 10 },
+      { x: 72, top: 190, text: '2. File number', size: 10 },
+      { x: 260, top: 190, text: `${rng.int(100000, 999999)}-${rng.int(10, 99)}`, size: 10 },
+      { x: 72, top: 210, text: '3. Principal office', size: 10 },
+      { x: 260, top: 210, text: `${rng.int(10, 990)} ${rng.pick(STREETS)}`, size: 10 },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'form-title.pdf');
+    for (const prompt of ['What is the title of the form?', 'What is this document called?']) {
+      const cell = await answer(id, { prompt, outputType: 'text_quote' });
+      expect.soft(String(cell.value?.value), `${prompt} ${show(cell)}`).toBe(title);
+      expect
+        .soft(
+          (cell.citations as Json[]).map((c) => c.page),
+          `${prompt} ${show(cell)}`,
+        )
+        .toEqual([1]);
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+  });
   // A letter that mentions one sum of money, in prose: asked what amount it mentions, that sum
   // is the answer, though no label names it; and "cc:" lists the people it is copied to.
   it(`2.2 number, list_scalar / 2.4: a letter's only sum is the amount it mentions, and "cc:" names who it is copied to (seed ${SEED})`, async () => {
@@ -1689,6 +1734,59 @@ describe('local engine on documents it has never seen, through the upload pipeli
       const cell = await answer(id, { prompt: `${q}?`, outputType: 'boolean' });
       expect.soft(cell.value, `${q}: ${show(cell)}`).toEqual({ type: 'boolean', value: ticks[i] });
       expect.soft((cell.citations as Json[]).length, `${q}: ${show(cell)}`).toBeGreaterThan(0);
+      expectQuotesWritten(cell, id, [lines], q);
+    }
+  });
+
+  it(`2.2 boolean / 2.4: a question printed on the form is answered from the boxes under it, not read as a yes itself (seed ${SEED})`, async () => {
+    const rng = rngFor('printed questions');
+    const questions = rng.sample(
+      [
+        'Has the business operated under another name?',
+        'Is the applicant a registered charity?',
+        'Will the business employ staff?',
+        'Does the business sell alcohol?',
+        'Is the business run from a home address?',
+      ],
+      4,
+    );
+    const ticks = questions.map(() => rng.chance(0.5));
+    // Both answers among the four, so no constant reading passes.
+    ticks[rng.int(0, 1)] = true;
+    ticks[rng.int(2, 3)] = false;
+    const typed = rng.chance(0.5);
+    const box = (on: boolean, word: string) =>
+      typed ? `[${on ? 'X' : ' '}] ${word}` : on ? `X ${word}` : word;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 150, top: 50, text: 'BUSINESS REGISTRATION', size: 14 },
+      { x: 60, top: 84, text: '1. Business name' },
+      { x: 250, top: 84, text: rng.pick(COMPANIES) },
+      ...questions.flatMap((q, i) => {
+        const top = 112 + i * 36;
+        return [
+          { x: 60, top, text: `${i + 2}. ${q}` },
+          { x: 74, top: top + 15, text: box(ticks[i]!, 'Yes') },
+          { x: 150, top: top + 15, text: box(!ticks[i], 'No') },
+        ];
+      }),
+      { x: 60, top: 270, text: 'Signature of registrant' },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'printed-questions.pdf');
+    for (const [i, q] of questions.entries()) {
+      const cell = await answer(id, { prompt: q, outputType: 'boolean' });
+      expect.soft(cell.value, `${q}: ${show(cell)} (${typed ? 'typed' : 'drawn'} boxes)`).toEqual({
+        type: 'boolean',
+        value: ticks[i],
+      });
+      const quotes = ((cell.citations as Json[] | undefined) ?? []).map((c) => String(c.quote));
+      expect.soft(quotes.length, `${q}: ${show(cell)}`).toBeGreaterThan(0);
+      expect
+        .soft(
+          quotes.filter((t) => /\?\s*$/.test(t)),
+          `${q} cites its boxes: ${show(cell)}`,
+        )
+        .toEqual([]);
       expectQuotesWritten(cell, id, [lines], q);
     }
   });

@@ -10,7 +10,8 @@
  * "Expiration"). The derivations alone also go to model/derivations.json, where the engine
  * weighs them nearly as the word itself ("inspect" for "Inspector:"), model/nouns.json
  * says which nouns name a person, a group or a place, and model/antonyms.json holds WordNet's
- * antonyms ("opening" ↔ "closing"). Deterministic: same input, same files. The stemmer reads
+ * antonyms ("opening" ↔ "closing") and model/writings.json the nouns that name a piece of
+ * writing ("certificate", "agreement"). Deterministic: same input, same files. The stemmer reads
  * model/nouns.json (a person noun keeps its "-er"), so a change to the noun rule settles on the
  * second run.
  */
@@ -199,6 +200,25 @@ const NOUNS_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/n
 const nounTable = Object.fromEntries([...nouns.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
 writeFileSync(NOUNS_OUT, `${JSON.stringify(nounTable)}\n`);
 console.log(`nouns: ${nouns.size} words → ${NOUNS_OUT}`);
+
+// Nouns naming a piece of writing ("certificate", "statement", "agreement", "registration"):
+// one of their first three senses in WordNet's communication file. A title names the kind
+// of document it heads; a letterhead names an office or a state. A noun also naming people, a
+// group or a place is none ("Dakota", a language, is a state and a people).
+const COMMUNICATION = 10;
+const writings: string[] = [];
+for (const line of readFileSync(path.join(dict, 'index.noun'), 'utf8').split('\n')) {
+  if (!line || line.startsWith(' ')) continue;
+  const parts = line.trim().split(' ');
+  const lemma = parts[0]!;
+  if (!isWord(lemma) || lemma.length < 4 || nouns.has(lemma)) continue;
+  const pointerCount = Number(parts[3]);
+  const senses = parts.slice(6 + pointerCount, 9 + pointerCount).map((o) => lexfileOf.get(o) ?? -1);
+  if (senses.includes(COMMUNICATION)) writings.push(lemma);
+}
+const WRITINGS_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/writings.json');
+writeFileSync(WRITINGS_OUT, `${JSON.stringify(writings.sort())}\n`);
+console.log(`writings: ${writings.length} nouns → ${WRITINGS_OUT}`);
 
 // Antonyms ("opening" ↔ "closing", "debit" ↔ "credit", "gross" ↔ "net"), by stem and both ways:
 // a label naming the opposite of what a question asks for ("Closing balance" for the opening

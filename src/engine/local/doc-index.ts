@@ -1,6 +1,7 @@
 import { layoutPage, type PageLayout } from '../text/layout.ts';
 import { contentStems } from '../text/tokenize.ts';
 import type { EngineDocument } from '../types.ts';
+import { isShorthand } from './synonyms.ts';
 
 /**
  * A passage is a piece of one page that can hold evidence: a sentence of prose, a cell of a
@@ -43,9 +44,13 @@ const LIST_MARKER = /^[•●▪◦‣*·-]$/;
 /** Words that open a letter's salutation, in the languages the engine reads. */
 const SALUTATION =
   /^(?:Dear|Hello|Gentlemen|Sirs|Madam|Sehr|Liebe[rs]?|Cher|Chère|Chers|Madame|Monsieur|Messieurs|Geachte|Beste|Estimad[oa]s?|Gentile|Egregi[oa])[,]?$/;
-/** A line's first words are a caption: one to three short words, capitalised, the last ending in a colon. */
+/**
+ * A line's first words are a caption: one to three short words, capitalised, the last ending in
+ * a colon; or one word of shorthand, as letters print it lower-case ("cc:", "encl:", "tel:").
+ */
 function opensWithCaption(words: readonly string[]): boolean {
   const end = words.findIndex((w) => w.endsWith(':'));
+  if (end === 0 && isShorthand(words[0]!.slice(0, -1))) return true;
   if (end < 0 || !/^\p{Lu}/u.test(words[0] ?? '')) return false;
   return words.slice(0, end + 1).every((w) => /^[\p{L}.]{1,12}:?$/u.test(w));
 }

@@ -7,7 +7,13 @@ import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, type Side } from './roles.ts';
 import { antonymStems, relatedStems } from './synonyms.ts';
-import { type Group, SOURCES, type Trait, type TypedCandidate } from './typed-candidates.ts';
+import {
+  type Group,
+  NUMBERED_CAPTION,
+  SOURCES,
+  type Trait,
+  type TypedCandidate,
+} from './typed-candidates.ts';
 
 /**
  * What the scorer sees of one candidate: how the prompt matches the candidate's label,
@@ -116,6 +122,7 @@ const TRAITS: Trait[] = [
   'ticked',
   'unticked',
   'lexicon',
+  'writing',
   'described',
   'partial',
   'isEmail',
@@ -211,6 +218,7 @@ export const FEATURES: readonly string[] = [
   'qCompany*orgSuffix',
   'qCompany*personShape',
   'qCompany*groupNoun',
+  'qTitle*writing',
   'qWho*groupNoun',
   'personShape',
   'assocLeft',
@@ -236,6 +244,7 @@ export const FEATURES: readonly string[] = [
   'qPlace*nameShape',
   'qSpan*sentence',
   'qMoney*isMoney',
+  'qCount*isMoney',
   'qDuration*isDuration',
   'qDate*isDate',
   'qContact*fits',
@@ -244,6 +253,7 @@ export const FEATURES: readonly string[] = [
   'qTail*masked',
   'picture:captionLabel',
   'picture:captionLabelExact',
+  'picture:numbered',
   'picture:area',
   'picture:aspect',
   'picture:top',
@@ -713,6 +723,8 @@ export function featuresOf(
   set('qCompany*orgSuffix', asksCompany * (c.traits.orgSuffix ?? 0));
   set('qCompany*personShape', asksCompany * person);
   set('qCompany*groupNoun', asksCompany * (c.traits.groupNoun ?? 0));
+  // "What is this document called?", "Form title": a title names the kind of writing it heads.
+  set('qTitle*writing', /\b(?:title|called)\b/i.test(query.prompt) ? (c.traits.writing ?? 0) : 0);
   set('qWho*groupNoun', asksWho * (c.traits.groupNoun ?? 0));
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
@@ -746,6 +758,8 @@ export function featuresOf(
   set('qPlace*addressShape', is('place') * (t.addressShape ?? 0));
   set('qSpan*sentence', is('span') * (c.source === 'sentence' ? 1 : 0));
   set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
+  // "How many kWh", "how many shares": a count of something, seldom an amount of money.
+  set('qCount*isMoney', /\bhow many\b/i.test(query.prompt) ? (t.isMoney ?? t.currency ?? 0) : 0);
   set('qDuration*isDuration', is('duration') * (t.isDuration ?? 0));
   set('qDate*isDate', is('date') * (t.isDate ?? 0));
   if (query.contact) {
@@ -763,6 +777,7 @@ export function featuresOf(
     const area = (b[2] - b[0]) * (b[3] - b[1]);
     set('picture:captionLabel', labelScore(c.picture.caption, query));
     set('picture:captionLabelExact', labelScore(c.picture.caption, ctx.exact));
+    set('picture:numbered', NUMBERED_CAPTION.test(c.picture.caption) ? 1 : 0);
     set('picture:area', clip(Math.sqrt(area)));
     set('picture:aspect', clip(Math.log((b[2] - b[0]) / Math.max(1e-3, b[3] - b[1])) / 3, -1, 1));
     set('picture:top', b[1] < 0.2 ? 1 : 0);

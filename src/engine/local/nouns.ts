@@ -20,3 +20,17 @@ export function nounKind(word: string): NounKind | undefined {
   if (w.endsWith('s')) return t[w.slice(0, -1)];
   return undefined;
 }
+
+const writings = lexiconFile<string[]>('writings.json');
+let writingSet: Set<string> | null = null;
+
+/**
+ * Whether a word names a piece of writing ("Certificate", "Statement", "Agreements"): WordNet's
+ * communication nouns (model/writings.json), so a title is told from a letterhead by what it
+ * names, whatever the document.
+ */
+export function namesWriting(word: string): boolean {
+  writingSet ??= new Set(writings());
+  const w = word.toLowerCase();
+  return writingSet.has(w) || (w.endsWith('s') && writingSet.has(w.slice(0, -1)));
+}

@@ -37,9 +37,15 @@ const SHORTHAND: Record<string, string[]> = {
   manager: ['mgr'],
   apartment: ['apt'],
   building: ['bldg'],
+  copy: ['cc', 'bcc'],
+  enclosure: ['encl', 'enc'],
 };
 const SHORT = new Map<string, string[]>();
 for (const [word, forms] of Object.entries(SHORTHAND)) SHORT.set(stem(word), forms);
+
+const FORMS = new Set(Object.values(SHORTHAND).flat());
+/** Whether a word is shorthand documents print for a word ("attn", "cc", "tel"), in any case. */
+export const isShorthand = (word: string): boolean => FORMS.has(word.toLowerCase());
 
 /** The shorthand documents print for the word whose stem is `s` ("attn" for attention). */
 export const shorthandOf = (s: string): readonly string[] => SHORT.get(s) ?? [];

@@ -12,12 +12,12 @@ import {
 } from './candidates.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
 import { enumerateItems, markedItems } from './enumerate.ts';
-import { lineOfWord } from './nearby.ts';
-import { nounKind } from './nouns.ts';
+import { lineOfWord, nearbyOf } from './nearby.ts';
+import { namesWriting, nounKind } from './nouns.ts';
 import { valueCandidates } from './pairs.ts';
 import type { Contact, Query } from './query.ts';
 import type { Located } from './retrieval.ts';
-import { topPassages } from './retrieval.ts';
+import { labelScore, topPassages } from './retrieval.ts';
 import { isBareCaption } from './roles.ts';
 import { derivedStems, relatedStems } from './synonyms.ts';
 
@@ -89,6 +89,7 @@ export type Trait =
   | 'ticked'
   | 'unticked'
   | 'lexicon'
+  | 'writing'
   | 'described'
   | 'partial'
   | 'isEmail'
@@ -202,6 +203,7 @@ export function textTraits(text: string): Partial<Record<Trait, number>> {
     lexicon: lexiconShare(text),
     addressShape: ADDRESS.test(text) ? 1 : 0,
     groupNoun: namesGroup(words) ? 1 : 0,
+    writing: headedBy(words, namesWriting) ? 1 : 0,
     ...contactTraits(text),
   };
 }
@@ -221,12 +223,17 @@ function contactTraits(text: string): Partial<Record<Trait, number>> {
 
 /**
  * A name headed by a noun of groups ("Greenview Savings Bank", "State Board of Nursing"): its
- * last word, or its word before "of", as English names organisations.
+ * last word, or its word before "of" or "for", as English names organisations.
  */
 function namesGroup(words: readonly string[]): boolean {
+  return headedBy(words, (w) => nounKind(w) === 'group');
+}
+
+/** Whether a capitalised name's head noun (its last word, or its word before "of" or "for") is of a kind. */
+function headedBy(words: readonly string[], kind: (word: string) => boolean): boolean {
   const bare = words.map((w) => w.replace(/[,.;:()]+$/, ''));
-  const head = (w: string | undefined) => !!w && /^[A-Z]/.test(w) && nounKind(w) === 'group';
-  const of = bare.findIndex((w) => /^of$/i.test(w));
+  const head = (w: string | undefined) => !!w && /^[A-Z]/.test(w) && kind(w);
+  const of = bare.findIndex((w) => /^(?:of|for)$/i.test(w));
   return head(bare[bare.length - 1]) || (of > 0 && head(bare[of - 1]));
 }
 
@@ -998,14 +1005,19 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
       new RegExp(`\\p{L}${w}|${w.slice(0, -1)}\\p{L}{2,}`, 'u').test(lower),
     );
     const negPrefix = promptWords.some((w) => new RegExp(`\\b(?:un|non-?|in|dis)${w}`, 'u').test(lower));
+    // Beside a box, "No" is an option to tick, not a negation of the clause.
+    const said = checked ? text.replace(/\b(?:yes|no|true|false)\b/gi, ' ') : text;
     return {
-      negation: (NEGATION.test(text) || negPrefix) !== query.negated ? 1 : 0,
+      negation: (NEGATION.test(said) || negPrefix) !== query.negated ? 1 : 0,
       checkedYes: checked && /yes|true/i.test(checked[1]!) ? 1 : 0,
       checkedNo: checked && /no|false/i.test(checked[1]!) ? 1 : 0,
       long: clip(text.split(/\s+/).length / 40),
       valueFound: inside ? 1 : 0,
     };
   };
+  // A question asserts nothing: "Is this a foreign entity?" printed on a form is the label of
+  // the boxes that answer it, never itself a yes.
+  const asks = (text: string) => /\?\s*$/.test(text);
   const short = index.passages.filter((p) => p.words.length <= 15);
   for (const p of [
     ...topPassages(index, scores, 30, ['sentence', 'segment', 'line']).map((s) => s.passage),
@@ -1013,6 +1025,7 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
   ]) {
     if (seen.has(p.id) || out.length >= 250) continue;
     seen.add(p.id);
+    if (asks(p.text)) continue;
     out.push({
       source: 'clause',
       at: located(p, 0, p.words.length - 1),
@@ -1027,6 +1040,7 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
   for (const line of lineCandidates(index)) {
     if (out.length >= 300) break;
     if (line.at.from === 0 && line.at.to === line.at.unit.words.length - 1) continue;
+    if (asks(line.text)) continue;
     const lower = line.text.toLowerCase();
     const stems = new Set(line.text.split(/[^\p{L}\p{N}]+/u).map((w) => stem(w.toLowerCase())));
     const speaks =
@@ -1034,7 +1048,25 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
     if (!speaks) continue;
     out.push({ source: 'clause', at: line.at, value: null, text: line.text, traits: traitsOf(line.text) });
   }
-  return out;
+  return ownBoxes(index, query, out);
+}
+
+/**
+ * A tick answers the question it sits beside or under: ticked boxes captioned by another
+ * question of the form are no answer, when some boxes are captioned by the one asked.
+ */
+function ownBoxes(index: DocIndex, query: Query, cands: TypedCandidate[]): TypedCandidate[] {
+  const boxed = cands.filter((c) => c.traits.checkedYes || c.traits.checkedNo);
+  if (boxed.length < 2) return cands;
+  const captionOf = new Map(
+    boxed.map((c) => {
+      const near = nearbyOf(index, c.at);
+      return [c, Math.max(labelScore(near.left, query), labelScore(near.above, query))] as const;
+    }),
+  );
+  const best = Math.max(...captionOf.values());
+  if (best <= 0) return cands;
+  return cands.filter((c) => (captionOf.get(c) ?? best) >= best * 0.9);
 }
 
 // ---------- pictures ----------
@@ -1092,6 +1124,24 @@ function pictureCands(index: DocIndex): TypedCandidate[] {
   return out;
 }
 
+/**
+ * A caption that numbers its picture ("Figure 2:", "Chart 3.", "Exhibit 4") marks an
+ * illustration of the text, not a mark made on the document (signature, seal, stamp).
+ */
+export const NUMBERED_CAPTION =
+  /^\s*(?:fig(?:ure)?|chart|table|exhibit|graph|diagram|plate|abb(?:ildung)?|tab(?:elle)?)\.?\s*\d+/i;
+/** Words a question uses for an illustration. */
+const ILLUSTRATION =
+  /\b(?:fig(?:ure)?s?|charts?|graphs?|graphics?|diagrams?|plots?|tables?|exhibits?|illustrations?|images?|pictures?|visuals?)\b/i;
+
+/** A numbered figure asked neither as a figure nor by its own subject ("Show the signature" is no chart). */
+function isFigureAside(c: TypedCandidate, query: Query): boolean {
+  const caption = c.picture?.caption ?? '';
+  return (
+    NUMBERED_CAPTION.test(caption) && !ILLUSTRATION.test(query.prompt) && labelScore(caption, query) === 0
+  );
+}
+
 /** Every candidate answer of one document for one column, by the column's output type. */
 export function typedCandidates(
   index: DocIndex,
@@ -1114,6 +1164,6 @@ export function typedCandidates(
     case 'boolean':
       return clauseCands(index, query, scores);
     case 'image':
-      return pictureCands(index);
+      return pictureCands(index).filter((c) => !isFigureAside(c, query));
   }
 }

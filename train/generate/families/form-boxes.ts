@@ -63,7 +63,13 @@ const OTHER_FLAGS = [
   'Previously requested',
 ];
 
-/** A Yes/No pair of checkboxes, drawn or typed; returns the text to cite for the ticked one. */
+/** How a form sets its yes/no boxes: beside the question, or on the line under it (asked with "?" or captioned with ":"). */
+type BoxPlacement = 'beside' | 'below' | 'below-asked';
+
+/**
+ * A Yes/No pair of checkboxes, drawn or typed; returns the text to cite for the ticked one and
+ * the height it took.
+ */
 function checkboxes(
   page: PdfPage,
   x: number,
@@ -73,9 +79,18 @@ function checkboxes(
   question: string,
   yes: boolean,
   typed: boolean,
-): string {
-  const [, end] = page.text(x, y + size, `${question}:`, fonts.bold, size);
-  let cx = end + 10;
+  placement: BoxPlacement,
+): { quote: string; height: number } {
+  const beside = placement === 'beside';
+  const [, end] = page.text(
+    x,
+    y + size,
+    `${question}${placement === 'below-asked' ? '?' : ':'}`,
+    fonts.bold,
+    size,
+  );
+  let cx = beside ? end + 10 : x + 14;
+  if (!beside) y += size * 1.6;
   let quote = '';
   for (const [name, on] of [
     ['Yes', yes],
@@ -94,7 +109,7 @@ function checkboxes(
       cx = e + 14;
     }
   }
-  return quote;
+  return { quote, height: size * (beside ? 2.4 : 4) };
 }
 
 async function generate(seed: number) {
@@ -279,16 +294,21 @@ async function generate(seed: number) {
         before: other.chance(0.5),
       }
     : null;
-  if (second?.before) {
-    checkboxes(p, flow.left, y, ctx.fonts, fs, second.question, second.yes, typedBoxes);
-    y += fs * 2.4;
-  }
-  at.flag = ev(1, checkboxes(p, flow.left, y, ctx.fonts, fs, kind.flag, flag, typedBoxes));
-  y += fs * 2.4;
-  if (second && !second.before) {
-    checkboxes(p, flow.left, y, ctx.fonts, fs, second.question, second.yes, typedBoxes);
-    y += fs * 2.4;
-  }
+  // Boxes beside their question or on the line under it; drawn apart from the main stream.
+  const placement = makeRng(hashSeed('form-boxes:placement', seed)).pick<BoxPlacement>([
+    'beside',
+    'beside',
+    'below',
+    'below-asked',
+  ]);
+  const ask = (question: string, yes: boolean) => {
+    const boxes = checkboxes(p, flow.left, y, ctx.fonts, fs, question, yes, typedBoxes, placement);
+    y += boxes.height;
+    return boxes.quote;
+  };
+  if (second?.before) ask(second.question, second.yes);
+  at.flag = ev(1, ask(kind.flag, flag));
+  if (second && !second.before) ask(second.question, second.yes);
 
   section(rng.pick(['Section C - Declaration and approval', '3. Sign-off', 'AUTHORISATION']));
   flow.y = y;

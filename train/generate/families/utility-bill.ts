@@ -290,11 +290,9 @@ async function generate(seed: number) {
     const history = Array.from({ length: 12 }, () => Math.round(usage * (0.6 + rng.next() * 0.8)));
     const raster = chartRaster(rng, rng.chance(0.7) ? 'bar' : 'line', history);
     const w = flow.width * 0.55;
-    const caption = rng.pick([
-      'Your usage over the last 12 months',
-      `Monthly ${unit} history`,
-      'Usage history',
-    ]);
+    const said = rng.pick(['Your usage over the last 12 months', `Monthly ${unit} history`, 'Usage history']);
+    // Sometimes numbered as a figure, as reports number theirs; drawn apart from the main stream.
+    const caption = makeRng(hashSeed('utility_bill:figure', seed)).chance(0.3) ? `Figure 1: ${said}` : said;
     flow.ensure(heightFor(w, raster) + 24);
     chart = picture(flow.page, flow.left, flow.y, w, raster, caption);
     flow.y += heightFor(w, raster) + 2;
