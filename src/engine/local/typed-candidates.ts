@@ -1058,15 +1058,15 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
 function ownBoxes(index: DocIndex, query: Query, cands: TypedCandidate[]): TypedCandidate[] {
   const boxed = cands.filter((c) => c.traits.checkedYes || c.traits.checkedNo);
   if (boxed.length < 2) return cands;
-  const captionOf = new Map(
+  const captionScore = new Map(
     boxed.map((c) => {
       const near = nearbyOf(index, c.at);
       return [c, Math.max(labelScore(near.left, query), labelScore(near.above, query))] as const;
     }),
   );
-  const best = Math.max(...captionOf.values());
+  const best = Math.max(...captionScore.values());
   if (best <= 0) return cands;
-  return cands.filter((c) => (captionOf.get(c) ?? best) >= best * 0.9);
+  return cands.filter((c) => (captionScore.get(c) ?? best) >= best * 0.9);
 }
 
 // ---------- pictures ----------
