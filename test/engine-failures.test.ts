@@ -1790,4 +1790,176 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(cell, id, [lines], q);
     }
   });
+  // "Does not include" is how a clause says "excludes": the negated word stands for its opposite,
+  // so the question finds the clause without an "Exclusions" heading, and not the list of what
+  // the information does include.
+  it(`2.2 list_scalar / 2.4: "what is excluded?" answers the items of the clause that says what it does not include (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'negated exclusions'));
+    const [discloser, recipient] = rng.sample(COMPANIES, 2) as [string, string];
+    const counted = (items: string[]) =>
+      items.map(
+        (c, i) =>
+          `(${String.fromCharCode(97 + i)}) ${c}${i === items.length - 1 ? '.' : i === items.length - 2 ? '; and' : ';'}`,
+      );
+    const kinds = rng.sample(
+      [
+        'is marked as confidential when it is disclosed',
+        'relates to the products, customers or finances of the Discloser',
+        'is disclosed orally and confirmed in writing within thirty days',
+        'would reasonably be understood to be confidential',
+      ],
+      3,
+    );
+    const outside = rng.sample(
+      [
+        'is or becomes publicly available through no fault of the Recipient',
+        'was known to the Recipient before it was disclosed',
+        'is independently developed by the Recipient',
+        'is lawfully received from a third party without restriction',
+      ],
+      rng.int(2, 3),
+    );
+    const lines = [
+      'CONFIDENTIALITY AGREEMENT',
+      `This Agreement is made between ${discloser} (the "Discloser") and ${recipient} (the "Recipient").`,
+      '1. Confidential Information',
+      'Confidential Information includes all information disclosed by the Discloser that',
+      ...counted(kinds),
+      'Confidential Information does not include information that',
+      ...counted(outside),
+      `2. This Agreement shall be governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'not-included.pdf');
+    const cell = await answer(id, {
+      prompt: 'What information is excluded from Confidential Information?',
+      outputType: 'list_scalar',
+    });
+    expectListOf(cell, outside, id, [lines], 'exclusions');
+  });
+  // Where amounts take a decimal comma, a point groups thousands: "1.101 GB" on a bill in euros
+  // is eleven hundred and one, as "1,101 GB" is on one in dollars.
+  it(`2.2 number / 2.4: a quantity with a point between thousands is read as thousands where the document writes decimal commas (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'point thousands'));
+    for (const euro of [true, false]) {
+      const used = rng.int(1_001, 9_999);
+      const grouped = `${Math.floor(used / 1000)}${euro ? '.' : ','}${String(used % 1000).padStart(3, '0')}`;
+      const amount = (cents: number) =>
+        euro
+          ? `€${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`
+          : `$${Math.floor(cents / 100)}.${String(cents % 100).padStart(2, '0')}`;
+      const [charges, previous] = [rng.int(2_000, 30_000), rng.int(2_000, 30_000)];
+      const lines = [
+        `${rng.pick(COMPANIES)} Broadband`,
+        'Statement of charges',
+        `Bill date ${rng.int(1, 28)}.0${rng.int(1, 9)}.2024`,
+        `Previous balance ${amount(previous)}`,
+        `Payment received ${amount(previous)}`,
+        `Charges this period ${amount(charges)}`,
+        `Amount due ${amount(charges)}`,
+        `Data used this period: ${grouped} GB`,
+      ];
+      const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), `bill-${euro}.pdf`);
+      const cell = await answer(id, { prompt: 'How many GB were used?', outputType: 'number' });
+      expect(cell.value?.value, show(cell)).toBe(used);
+      expect((cell.citations as Json[]).map((c) => c.quote).join(' '), show(cell)).toContain(grouped);
+    }
+  });
+  // A statement's row is a deposit because its credit cell is filled, whatever its description
+  // says: the question names the column, and the answer is the rows where that column holds an amount.
+  it(`2.2 list_scalar / 2.4: "which credits were received?" answers the descriptions of the rows whose credit column is filled (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'filled column rows'));
+    for (const [out, into, prompt] of [
+      ['Debit', 'Credit', 'Which credits were received?'],
+      ['Paid out', 'Paid in', 'List the money paid in.'],
+    ] as const) {
+      const payees = rng.sample(
+        ['GROCER', 'PHARMACY', 'BOOKSHOP', 'GARAGE', 'BAKERY', 'CINEMA', 'HARDWARE', 'FLORIST'],
+        8,
+      );
+      const rows = payees.map((p, i) => ({
+        text: i % 3 === 1 ? `TRANSFER FROM ${p} LTD` : `CARD PAYMENT ${p} ${rng.int(100, 999)}`,
+        credit: i % 3 === 1,
+        cents: rng.int(500, 90_000),
+      }));
+      // The descriptions do not give them away: a transfer is paid out, a card refund comes in.
+      rows[0]!.credit = true;
+      rows[2]!.text = `TRANSFER FROM ${payees[2]} LTD`;
+      const fmt = (c: number) =>
+        `${Math.floor(c / 100).toLocaleString('en-US')}.${String(c % 100).padStart(2, '0')}`;
+      const placed: { x: number; top: number; text: string; size?: number }[] = [
+        { x: 72, top: 72, text: `${rng.pick(COMPANIES)} Bank`, size: 16 },
+        { x: 72, top: 100, text: 'Account statement' },
+        { x: 72, top: 140, text: 'Date' },
+        { x: 130, top: 140, text: 'Description' },
+        { x: 360, top: 140, text: out },
+        { x: 430, top: 140, text: into },
+        { x: 500, top: 140, text: 'Balance' },
+      ];
+      let balance = rng.int(100_000, 500_000);
+      rows.forEach((r, i) => {
+        const top = 162 + i * 18;
+        balance += r.credit ? r.cents : -r.cents;
+        placed.push({ x: 72, top, text: `${String(i + 2).padStart(2, '0')}/03` });
+        placed.push({ x: 130, top, text: r.text });
+        placed.push({ x: r.credit ? 430 : 360, top, text: fmt(r.cents) });
+        placed.push({ x: 500, top, text: fmt(balance) });
+      });
+      const lines = placed.map((p) => p.text);
+      const id = await upload(makePlacedTextPdf([placed]), `statement-${into}.pdf`);
+      const cell = await answer(id, { prompt, outputType: 'list_scalar' });
+      expectListOf(
+        cell,
+        rows.filter((r) => r.credit).map((r) => r.text),
+        id,
+        [lines],
+        into,
+      );
+    }
+  });
+  // An agreement often restrains its parties for periods of their own (no soliciting for months
+  // after the talks end): the term is the agreement's own duration, whichever clause comes first.
+  it(`2.2 text_quote, boolean / 2.4: an agreement's term is its own duration, not the restraint period of another clause (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'term or restraint'));
+    for (const restraintFirst of [true, false]) {
+      const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+      const years = rng.int(2, 5);
+      const term = `${numberWords(years)} (${years}) years`;
+      const months = rng.pick([6, 9, 12, 18]);
+      const restraint = `${numberWords(months)} (${months}) months`;
+      const clauses = [
+        ['Term', `This Agreement shall remain in effect for a period of ${term} from the date above.`],
+        [
+          'Non-Solicitation',
+          `For a period of ${restraint} after the end of the discussions, neither party shall solicit any employee of the other party.`,
+        ],
+      ];
+      if (restraintFirst) clauses.reverse();
+      const lines = [
+        'NON-DISCLOSURE AGREEMENT',
+        `This Agreement is made between ${a} and ${b}.`,
+        '1. Confidential Information',
+        'Each party shall keep the other party’s confidential information secret and use it only to evaluate the proposed transaction.',
+        ...clauses.flatMap(([heading, text], i) => [`${i + 2}. ${heading}`, text!]),
+        `4. This Agreement shall be governed by the laws of the State of ${rng.pick(STATES)}.`,
+      ].flatMap((l) => wrap(l));
+      const id = await upload(
+        await makeTextPdf([lines], { fontSize: FONT_SIZE }),
+        `term-${restraintFirst}.pdf`,
+      );
+      const cell = await answer(id, {
+        prompt: 'How long is the term of this agreement? Leave empty if no term is stated.',
+        outputType: 'text_quote',
+      });
+      expect(cell.value?.value, show(cell)).toBe(term);
+      expect((cell.citations as Json[])[0]?.quote, show(cell)).toContain(term);
+      expectQuotesWritten(cell, id, [lines], 'term');
+      const fixed = await answer(id, {
+        prompt: 'Does this agreement state a fixed term or duration?',
+        outputType: 'boolean',
+      });
+      expect(fixed.value?.value, show(fixed)).toBe(true);
+      expect((fixed.citations as Json[]).length, show(fixed)).toBeGreaterThan(0);
+      expectQuotesWritten(fixed, id, [lines], 'fixed term');
+    }
+  });
 });

@@ -174,6 +174,7 @@ const LEXFILE: Record<number, string> = { 18: 'person', 14: 'group', 15: 'place'
 /** Physical senses (an object, a body part, a plant...) no document question means: the next sense decides. */
 const PHYSICAL = new Set([3, 5, 8, 13, 17, 20, 27]);
 const ARTIFACT = 6;
+const COMMUNICATION = 10;
 const lexfileOf = new Map<string, number>();
 for (const line of readFileSync(path.join(dict, 'data.noun'), 'utf8').split('\n')) {
   if (!line || line.startsWith(' ')) continue;
@@ -192,7 +193,10 @@ for (const line of readFileSync(path.join(dict, 'index.noun'), 'utf8').split('\n
   // question asking for a holder asks for the person.
   const skip = PHYSICAL.has(first!) || (first === ARTIFACT && /(?:er|or)$/.test(lemma));
   const sense = skip && second !== undefined ? second : first!;
-  const kind = LEXFILE[sense];
+  // A group that is also a piece of writing ("line", "row", "series", "contents") names where
+  // a value is printed when a question uses it ("Subject / Re line"), not a body of people.
+  const written = LEXFILE[sense] === 'group' && sense === first && second === COMMUNICATION;
+  const kind = written ? undefined : LEXFILE[sense];
   // Keyed by the word, not its stem: "approver" names a person, "approval" does not.
   if (kind) nouns.set(lemma, kind);
 }
@@ -205,7 +209,6 @@ console.log(`nouns: ${nouns.size} words → ${NOUNS_OUT}`);
 // one of their first three senses in WordNet's communication file. A title names the kind
 // of document it heads; a letterhead names an office or a state. A noun also naming people, a
 // group or a place is none ("Dakota", a language, is a state and a people).
-const COMMUNICATION = 10;
 const writings: string[] = [];
 for (const line of readFileSync(path.join(dict, 'index.noun'), 'utf8').split('\n')) {
   if (!line || line.startsWith(' ')) continue;

@@ -171,18 +171,24 @@ function isDayFirst(index: DocIndex): boolean {
  * decimal point to the one that does not.
  */
 function writesContinental(index: DocIndex): boolean {
-  let comma = 0;
-  let point = 0;
-  let europe = 0;
-  let dollar = 0;
-  for (const u of index.units) {
-    comma += (u.text.match(/(?<![\d.,])\d{1,3}(?:[.\u00a0 ]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length;
-    point += (u.text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d,.])/g) ?? []).length;
-    europe += (u.text.match(/[€£]|\b(?:EUR|GBP|CHF)\b/g) ?? []).length;
-    dollar += (u.text.match(/\$|\bUSD\b/g) ?? []).length;
-  }
+  const { comma, point, europe, dollar } = amountMarks(index);
   if (comma !== point) return comma > point;
   return europe > dollar;
+}
+
+/** How the document writes its amounts: decimal commas, decimal points, currencies (memoised). */
+function amountMarks(index: DocIndex): { comma: number; point: number; europe: number; dollar: number } {
+  const hit = index.memo.get('amount-marks') as ReturnType<typeof amountMarks> | undefined;
+  if (hit) return hit;
+  const out = { comma: 0, point: 0, europe: 0, dollar: 0 };
+  for (const u of index.units) {
+    out.comma += (u.text.match(/(?<![\d.,])\d{1,3}(?:[.\u00a0 ]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length;
+    out.point += (u.text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d,.])/g) ?? []).length;
+    out.europe += (u.text.match(/[€£]|\b(?:EUR|GBP|CHF)\b/g) ?? []).length;
+    out.dollar += (u.text.match(/\$|\bUSD\b/g) ?? []).length;
+  }
+  index.memo.set('amount-marks', out);
+  return out;
 }
 
 /** Every full date written in the document (cached per document). */
@@ -370,13 +376,21 @@ const NUMBER_RE =
 /** "4.904,94" and "56,02": a comma before exactly two final digits is a decimal comma. */
 const DECIMAL_COMMA = /^\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}$|^\d+,\d{2}$/;
 
+/** "1.101" or "12.500.000": points between groups of three, no decimals (never "0.125"). */
+const POINT_THOUSANDS = /^[1-9]\d{0,2}(?:\.\d{3})+$/;
+
 export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
   const hit = index.memo.get('numbers') as Candidate<NumberValue>[] | undefined;
   if (hit) return hit;
+  // Where amounts take a decimal comma ("€202,67"), a point groups thousands: "1.101 GB" is 1101.
+  const marks = amountMarks(index);
+  const continental = marks.comma > marks.point;
   const out = scan(index, NUMBER_RE, (m, text) => {
     const digits = DECIMAL_COMMA.test(m[4]!)
       ? m[4]!.replace(/[.\u202f ]/g, '').replace(',', '.')
-      : m[4]!.replace(/[,\u202f ]/g, '');
+      : continental && POINT_THOUSANDS.test(m[4]!)
+        ? m[4]!.replace(/\./g, '')
+        : m[4]!.replace(/[,\u202f ]/g, '');
     let value = Number(digits);
     if (!Number.isFinite(value)) return null;
     const scale = m[6] ? SCALE[m[6].toLowerCase()]! : 1;

@@ -1,8 +1,8 @@
-import { contentStems } from '../text/tokenize.ts';
+import { contentStems, literalStems } from '../text/tokenize.ts';
 import type { EnginePage } from '../types.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
-import { nearbyOf } from './nearby.ts';
+import { filledColumnsOf, nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, type Side } from './roles.ts';
@@ -179,6 +179,7 @@ export const FEATURES: readonly string[] = [
   'repeat',
   'sentenceUnit',
   'unitShare',
+  'seriesRel',
   'midSentence',
   'labelXcell',
   'labelXafter',
@@ -195,6 +196,8 @@ export const FEATURES: readonly string[] = [
   'excludedLabel',
   'opposedLabel',
   'opposedColumn',
+  'rowFilledAsked',
+  'rowFilledOpposed',
   'geoLeft',
   'geoAbove',
   'geoLeftExact',
@@ -610,6 +613,10 @@ export function featuresOf(
     Math.max(...words.map((w) => w.box[3])),
   ];
   set('rel', e.relevance);
+  // Entries counted out in one sentence ("does not include information that (a) …; (b) …") are
+  // about what the sentence that opens the series is about.
+  const lead = c.series?.startsWith('marked:') ? Number(c.series.slice(7)) : -1;
+  if (lead >= 0 && ctx.best > 0) set('seriesRel', Math.min(1, (ctx.scores[lead] ?? 0) / ctx.best));
   set('label', e.label);
   set('prox', e.proximity);
   set('relExact', ex.relevance);
@@ -682,7 +689,7 @@ export function featuresOf(
   set('geoAboveExact', labelScore(near.above, ctx.exact));
   set('geoAboveGap', clip(near.aboveGap / 12));
   // A label naming the opposite of what is asked ("Closing balance", "Period to", "Debit").
-  const opposed = (text: string) => (contentStems(text).some((s) => ctx.opposed.has(s)) ? 1 : 0);
+  const opposed = (text: string) => (literalStems(text).some((s) => ctx.opposed.has(s)) ? 1 : 0);
   if (ctx.opposed.size) {
     set('opposedLabel', Math.max(opposed(e.nearText), opposed(near.left)));
     set('opposedColumn', opposed(near.columnHead));
@@ -701,6 +708,12 @@ export function featuresOf(
   set('geoColumn', column);
   set('geoRow', row);
   set('geoRowXColumn', column * row);
+  // A row named by what it holds: a statement line whose "Paid in" cell is filled is a deposit.
+  const filled = filledColumnsOf(index, c.at);
+  if (filled.length) {
+    set('rowFilledAsked', Math.max(...filled.map((h) => labelScore(h, query))));
+    if (ctx.opposed.size) set('rowFilledOpposed', Math.max(...filled.map(opposed)));
+  }
   // Two to four capitalised words without a corporate suffix read as a person's name, unless
   // every one is an ordinary word: "Annual Operations Report" is a title, not a person.
   const person =

@@ -113,17 +113,7 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
       }
     }
     if (amount) {
-      let prevTop = line.box[1];
-      for (let l = li - 1; l >= 0 && l >= li - 30; l--) {
-        const up = layout.lines[l]!;
-        if ((prevTop - up.box[3]) * H > 2.5 * line.height) break;
-        const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x0) > 0);
-        if (!seg) break;
-        // The first caption up the column heads it; a column of amounts alone is headed by its top cell.
-        columnHead = seg.text;
-        if (!valueLike(seg.text)) break;
-        prevTop = up.box[1];
-      }
+      columnHead = columnHeadOf(layout.lines, li, x0, x1, H);
       const start = line.segments[0];
       if (start && !start.words.includes(first) && /\p{L}{2}/u.test(start.text)) rowHead = start.text;
     }
@@ -165,6 +155,51 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
   }
   const section = li >= 0 ? (sectionsOf(index, at.page)[li] ?? '') : '';
   const out = { left, above, aboveGap, heading, blockTop, columnHead, rowHead, section };
+  index.memo.set(key, out);
+  return out;
+}
+
+/**
+ * The header of the table column spanning x0..x1 over line li: going up through the amounts
+ * above to the first cell that is not one; a column of amounts alone is headed by its top cell.
+ */
+function columnHeadOf(lines: readonly Line[], li: number, x0: number, x1: number, H: number): string {
+  const line = lines[li]!;
+  let head = '';
+  let prevTop = line.box[1];
+  for (let l = li - 1; l >= 0 && l >= li - 30; l--) {
+    const up = lines[l]!;
+    if ((prevTop - up.box[3]) * H > 2.5 * line.height) break;
+    const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x0) > 0);
+    if (!seg) break;
+    head = seg.text;
+    if (!valueLike(seg.text)) break;
+    prevTop = up.box[1];
+  }
+  return head;
+}
+
+/**
+ * For a value on a table row of figures, the headers of the row's other columns that hold an
+ * amount: a statement's "Paid in" or "Debit", whichever is filled, says what kind of row it is.
+ */
+export function filledColumnsOf(index: DocIndex, at: Located): string[] {
+  const key = `filled:${at.unit.id}:${at.from}`;
+  const hit = index.memo.get(key) as string[] | undefined;
+  if (hit) return hit;
+  const first = at.unit.words[at.from]!;
+  const li = lineOfWord(index, at.page)[first]!;
+  const out: string[] = [];
+  const lines = index.layouts[at.page]!.lines;
+  const line = li >= 0 ? lines[li]! : undefined;
+  if (line && figureRow(line)) {
+    const H = index.doc.pages[at.page]!.height || 792;
+    for (const seg of line.segments) {
+      if (seg.words.includes(first) || !valueLike(seg.text) || !/\d/.test(seg.text)) continue;
+      const head = columnHeadOf(lines, li, seg.box[0], seg.box[2], H);
+      if (head && !valueLike(head)) out.push(head);
+    }
+  }
   index.memo.set(key, out);
   return out;
 }

@@ -65,7 +65,7 @@ export function labelScore(text: string, query: Query): number {
   const stemsOf = (t: string) => contentStems(t).filter((s) => !/^\d+$/.test(s));
   const stems = stemsOf(text);
   if (stems.length === 0 || stems.length > 8) return 0;
-  // Words in parentheses clarify the label ("Principals (name and title)"): they count half.
+  // Words in parentheses clarify the label ("Principals (name and title)"): their hits count half.
   const main = stemsOf(text.replace(/\([^)]*\)/g, ' '));
   const aside =
     main.length && main.length < stems.length
@@ -76,7 +76,9 @@ export function labelScore(text: string, query: Query): number {
   for (const s of counted) hit += query.weights.get(s) ?? 0;
   for (const s of aside) hit += ASIDE_SHARE * (query.weights.get(s) ?? 0);
   const promptHits = stems.filter((s) => query.weights.get(s) === 1).length;
-  const share = Math.min(1, hit / (counted.length + ASIDE_SHARE * aside.length));
+  // A clarification adds what it matches but takes nothing away: "Approved by (name and
+  // signature)" is as much the approver's caption as "Approved by".
+  const share = Math.min(1, hit / counted.length);
   // A label in the document's own words ("Period" for billing dates) counts, at half strength.
   if (promptHits === 0) return share >= 0.3 ? share * 0.5 : 0;
   return share * Math.min(1, 0.6 + 0.4 * (promptHits - 1));

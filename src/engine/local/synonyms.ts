@@ -66,13 +66,5 @@ export function derivedStems(s: string): string[] {
   return derivations()[s] ?? [];
 }
 
-const antonyms = lexiconFile<Record<string, string[]>>('antonyms.json');
-
-/**
- * Words of opposite meaning, from the lexicon's antonyms (model/antonyms.json): "open" → "close",
- * "debit" → "credit", "start" → "finish". A label naming the opposite of what a question asks
- * for names another field.
- */
-export function antonymStems(s: string): string[] {
-  return antonyms()[s] ?? [];
-}
+// Kept in its own module: the tokenizer reads antonyms too, and this one reads the tokenizer.
+export { antonymStems } from './antonyms.ts';

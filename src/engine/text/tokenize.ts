@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { antonymStems } from '../local/antonyms.ts';
 import { nounKind } from '../local/nouns.ts';
 import { compoundParts } from './translations.ts';
 
@@ -77,12 +78,43 @@ export function contentStems(text: string): string[] {
   return hit;
 }
 
-function computeContentStems(text: string): string[] {
+const literalCache = new Map<string, string[]>();
+
+/**
+ * contentStems without the opposites of negated words: for telling a label that names the
+ * opposite of a question ("Closing balance") from a sentence that denies it ("not allowed").
+ */
+export function literalStems(text: string): string[] {
+  let hit = literalCache.get(text);
+  if (hit === undefined) {
+    hit = computeContentStems(text, false);
+    if (literalCache.size > 50_000) literalCache.clear();
+    literalCache.set(text, hit);
+  }
+  return hit;
+}
+
+/** Words that turn the next content word into its opposite ("not include", "doesn't allow"). */
+const NEGATIONS: ReadonlySet<string> = new Set(['not', 'never', 'nor', 'cannot']);
+
+/**
+ * A negated word also stands for its opposite: "does not include" says "excludes", "not
+ * allowed" says "forbidden", so the lexicon's antonyms of the word follow its own stem.
+ */
+function computeContentStems(text: string, negations = true): string[] {
   const out: string[] = [];
+  let negated = false;
   for (const t of rawTokens(text)) {
     const w = t.replace(/['’]s$/, '');
+    if (NEGATIONS.has(w) || /n['’]t$/.test(w)) {
+      negated = true;
+      continue;
+    }
     if (STOPWORDS.has(w) || QUESTION_NOISE.has(w)) continue;
-    out.push(stem(w));
+    const s = stem(w);
+    out.push(s);
+    if (negated && negations) out.push(...antonymStems(s));
+    negated = false;
   }
   return out;
 }

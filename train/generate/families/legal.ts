@@ -324,6 +324,12 @@ export function writeLegal(
     footer: string;
     /** A party's letterhead over the title: its name, larger than the title, then its address. */
     letterhead?: { name: string; lines: string[] };
+    /**
+     * A letter agreement: after the title, its date and the addressee's block, then a greeting;
+     * the first signer closes the letter and the second signs under "Accepted and agreed".
+     * Keys are noted on page 1 for the date line and the addressee block.
+     */
+    letterForm?: { date: Para; addressee: Para[]; greeting: string; closing: string; accepted: string };
   },
 ): LegalResult {
   const doc = new PdfDoc();
@@ -346,6 +352,15 @@ export function writeLegal(
   }
   flow.line(o.title.toUpperCase(), { font: st.fonts.bold, size: st.size + 4, align: 'center' });
   flow.space(st.size);
+  if (o.letterForm) {
+    const lf = o.letterForm;
+    note(lf.date, flow.line(lf.date.text, { align: 'right' }));
+    flow.space(st.size);
+    for (const p of lf.addressee) note(p, flow.line(p.text));
+    flow.space(st.size);
+    flow.line(lf.greeting);
+    flow.space(st.size * 0.5);
+  }
   for (const p of o.preamble) note(p, flow.para(p.text));
   o.clauses.forEach((c, i) => {
     const num =
@@ -370,6 +385,7 @@ export function writeLegal(
   });
   // Signature blocks, two per row.
   flow.para(o.witness);
+  if (o.letterForm) flow.line(o.letterForm.closing);
   const signatures: RegionAnswer[] = [];
   const signerEv: Ev[] = [];
   const colW = (flow.width - 30) / 2;
@@ -381,7 +397,10 @@ export function writeLegal(
       const s = o.signers[i + k]!;
       const x = flow.left + k * (colW + 30);
       const page = flow.page;
-      const party = s.party.toUpperCase();
+      const party =
+        o.letterForm && i + k === 1
+          ? `${o.letterForm.accepted} ${s.party.toUpperCase()}`
+          : s.party.toUpperCase();
       page.text(x, y0 + st.size, party, st.fonts.bold, fitSize(party, st.fonts.bold, st.size, colW));
       const b = signatureBlock(page, rng, {
         x,

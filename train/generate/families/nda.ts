@@ -72,15 +72,61 @@ async function generate(seed: number) {
   // Many agreements name their parties plainly ("between X and Y."); own stream, so every other
   // draw of the document stays as it was.
   const plain = makeRng(hashSeed('nda-plain-parties', seed)).chance(0.3);
+  // Many NDAs are letters: dated, addressed to the other party's officer, signed by the sender
+  // and countersigned under "Accepted and agreed"; the addressee's company is named only in the
+  // address block and the countersignature. Own stream, like the one above.
+  const lr = makeRng(hashSeed('nda:letter-form', seed));
+  const asLetter = lr.chance(0.3);
+  const contact = personName(lr, [b]);
+  const contactTitle = lr.pick(JOB_TITLES);
+  const letterForm = asLetter
+    ? {
+        date: { text: dayText, keys: ['day'] },
+        addressee: [
+          ...(individual ? [] : [{ text: contact }, { text: contactTitle }]),
+          { text: b, keys: ['b'] },
+          ...bAddr.lines.map((text) => ({ text })),
+        ],
+        greeting: `Dear ${individual ? b : contact}:`,
+        closing: lr.pick(['Very truly yours,', 'Sincerely,', 'Yours faithfully,']),
+        accepted: lr.pick(['ACCEPTED AND AGREED:', 'Agreed and accepted:', 'Acknowledged and agreed:']),
+      }
+    : undefined;
   const preamble: Para[] = [
-    {
-      text: plain ? `This ${title} is effective as of ${dayText} between ${a} and ${b}.` : formal,
-      keys: ['day', 'a', 'b'],
-    },
+    asLetter
+      ? {
+          text: `In connection with your interest in a possible transaction, ${a} (the "Company") is prepared to make available to you certain information that it considers confidential. In consideration of our furnishing you with that information, you agree to the terms of this letter agreement (this "Agreement").`,
+          keys: ['a'],
+        }
+      : {
+          text: plain ? `This ${title} is effective as of ${dayText} between ${a} and ${b}.` : formal,
+          keys: ['day', 'a', 'b'],
+        },
   ];
   const mutualText = mutual
     ? 'This Agreement is mutual: each party may disclose Confidential Information to the other, and each party shall act as a Receiving Party for information it receives.'
     : `This Agreement is one-way: only ${a} will disclose Confidential Information under it, and ${b} shall act as the Receiving Party.`;
+  // Own stream, so every other draw of the document stays as it was. Many agreements run for a
+  // term of their own and restrain the parties for other periods (no soliciting, no competing):
+  // durations that answer no question about the term, and a term that is often not stated.
+  const more = makeRng(hashSeed('nda:durations', seed));
+  const hasTerm = more.chance(0.45);
+  const termMonths = more.pick([6, 12, 18, 24, 36, 60]);
+  const termDur =
+    termMonths % 12 === 0 && more.chance(0.6)
+      ? duration(more, termMonths / 12, 'years')
+      : duration(more, termMonths, 'months');
+  const restraint = more.chance(0.55)
+    ? {
+        months: more.pick([6, 12, 18, 24]),
+        what: more.pick([
+          'solicit for employment any employee of the other party with whom it had contact in connection with the Purpose',
+          'engage in any business that competes with the business of the Disclosing Party in the territory in which it operates',
+          'induce any customer or supplier of the other party to end or reduce its relationship with that party',
+        ]),
+      }
+    : null;
+  const restraintDur = restraint ? duration(more, restraint.months, 'months') : null;
   const clauses: Clause[] = [
     {
       heading: 'Purpose',
@@ -112,7 +158,8 @@ async function generate(seed: number) {
       ],
     },
     {
-      heading: 'Term',
+      // How long the secrecy lasts is no term of the agreement: its heading says which it is.
+      heading: more.pick(['Confidentiality Period', 'Duration of Confidentiality', 'Period of Secrecy']),
       paras: [
         {
           text: hasPeriod
@@ -122,6 +169,36 @@ async function generate(seed: number) {
         },
       ],
     },
+    ...(hasTerm
+      ? [
+          {
+            heading: more.pick(['Duration of Agreement', 'Term of Agreement', 'Effective Period']),
+            paras: [
+              {
+                text: more.pick([
+                  `This Agreement commences on the date first written above and continues for a term of ${termDur.written}, unless terminated earlier by either party on written notice to the other.`,
+                  `This Agreement shall remain in effect for a period of ${termDur.written} from the date first written above.`,
+                  `The term of this Agreement is ${termDur.written} from the date hereof.`,
+                  `Unless terminated earlier in accordance with its terms, this Agreement expires ${termDur.written} after the date first written above.`,
+                ]),
+                keys: ['term'],
+              },
+            ],
+          },
+        ]
+      : []),
+    ...(restraint && restraintDur
+      ? [
+          {
+            heading: more.pick(['Non-Solicitation', 'Restrictive Covenants', 'Restrictions']),
+            paras: [
+              {
+                text: `During the discussions and for a period of ${restraintDur.written} following their termination, neither party shall, directly or indirectly, ${restraint.what}.`,
+              },
+            ],
+          },
+        ]
+      : []),
     {
       heading: 'Return of Materials',
       paras: [
@@ -165,6 +242,7 @@ async function generate(seed: number) {
       'IN WITNESS WHEREOF, the parties have caused this Agreement to be executed as of the date first written above.',
     footer: `${title} · Confidential`,
     letterhead: rng.chance(0.35) ? { name: a, lines: usAddressIn(rng, stateA!).lines } : undefined,
+    letterForm,
   });
   const at = (k: string, quote: string): Ev | null =>
     out.pages.get(k) ? ev(out.pages.get(k)!, quote) : null;
@@ -221,6 +299,36 @@ async function generate(seed: number) {
     ],
     hasPeriod ? period.written : null,
     at('period', period.written),
+  );
+  q.text(
+    'agreement_term',
+    [
+      'What is the term of this agreement?',
+      'Agreement term',
+      'How long does the agreement itself remain in force (leave empty if no term is stated)?',
+    ],
+    hasTerm ? termDur.written : null,
+    at('term', termDur.written),
+  );
+  q.number(
+    'agreement_term_months',
+    [
+      'How many months does the term of the agreement last?',
+      'Term in months',
+      'Length of the agreement term, in months',
+    ],
+    hasTerm ? termMonths : null,
+    at('term', termDur.written),
+  );
+  q.stated(
+    'agreement_term_stated',
+    [
+      'Does the agreement run for a fixed term?',
+      'Is a term of the agreement stated?',
+      'Fixed duration of the agreement?',
+    ],
+    hasTerm ? termDur.written : null,
+    at('term', termDur.written),
   );
   q.number(
     'return_days',
