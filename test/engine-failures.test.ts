@@ -738,6 +738,10 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
     expect.soft(looseIncludes(String(about.value?.value ?? ''), subject), show(about)).toBe(true);
     expectQuotesWritten(about, id, [lines], 'subject');
+    // A caption's own noun ("line") names where the value is printed, not a group to look for.
+    const re = await answer(id, { prompt: 'Subject / Re line', outputType: 'text_quote' });
+    expect.soft(looseIncludes(String(re.value?.value ?? ''), subject), show(re)).toBe(true);
+    expectQuotesWritten(re, id, [lines], 'subject');
   });
   // A series written in one sentence is read whole: a reader who takes one member as a party
   // takes the others joined to it by a comma or "and", though the sentence runs over lines.
