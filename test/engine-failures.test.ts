@@ -110,6 +110,12 @@ const MONTHS = [
   'December',
 ];
 
+/** Clauses counted out as a legal list: "(a) x;", "(b) y; or", "(c) z.". */
+const countedOut = (items: string[], conjunction: 'and' | 'or') =>
+  items.map(
+    (c, i) =>
+      `(${String.fromCharCode(97 + i)}) ${c}${i === items.length - 1 ? '.' : i === items.length - 2 ? `; ${conjunction}` : ';'}`,
+  );
 const d3 = (rng: Rng) => String(rng.int(0, 999)).padStart(3, '0');
 const money = (cents: number) =>
   `$${Math.floor(cents / 100)
@@ -1154,10 +1160,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       'is released with the written approval of the Discloser',
     ];
     const chosen = rng.sample(pool, rng.int(3, 4));
-    const marks = chosen.map(
-      (c, i) =>
-        `(${String.fromCharCode(97 + i)}) ${c}${i === chosen.length - 1 ? '.' : i === chosen.length - 2 ? '; or' : ';'}`,
-    );
+    const marks = countedOut(chosen, 'or');
     const lines = [
       'CONFIDENTIALITY AGREEMENT',
       `This Agreement is made between ${discloser} (the "Discloser") and ${recipient} (the "Recipient").`,
@@ -1800,11 +1803,6 @@ describe('local engine on documents it has never seen, through the upload pipeli
   it(`2.2 list_scalar / 2.4: "what is excluded?" answers the items of the clause that says what it does not include (seed ${SEED})`, async () => {
     const rng = makeRng(hashSeed(SEED, 'engine-failures', 'negated exclusions'));
     const [discloser, recipient] = rng.sample(COMPANIES, 2) as [string, string];
-    const counted = (items: string[]) =>
-      items.map(
-        (c, i) =>
-          `(${String.fromCharCode(97 + i)}) ${c}${i === items.length - 1 ? '.' : i === items.length - 2 ? '; and' : ';'}`,
-      );
     const kinds = rng.sample(
       [
         'is marked as confidential when it is disclosed',
@@ -1828,9 +1826,9 @@ describe('local engine on documents it has never seen, through the upload pipeli
       `This Agreement is made between ${discloser} (the "Discloser") and ${recipient} (the "Recipient").`,
       '1. Confidential Information',
       'Confidential Information includes all information disclosed by the Discloser that',
-      ...counted(kinds),
+      ...countedOut(kinds, 'and'),
       'Confidential Information does not include information that',
-      ...counted(outside),
+      ...countedOut(outside, 'and'),
       `2. This Agreement shall be governed by the laws of the State of ${rng.pick(STATES)}.`,
     ].flatMap((l) => wrap(l));
     const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'not-included.pdf');

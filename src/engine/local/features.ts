@@ -1,16 +1,18 @@
 import { contentStems, literalStems } from '../text/tokenize.ts';
 import type { EnginePage } from '../types.ts';
+import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, nearbyOf } from './nearby.ts';
 import type { Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, type Side } from './roles.ts';
-import { antonymStems, relatedStems } from './synonyms.ts';
+import { relatedStems } from './synonyms.ts';
 import {
   type Group,
   NUMBERED_CAPTION,
   SOURCES,
+  seriesLead,
   type Trait,
   type TypedCandidate,
 } from './typed-candidates.ts';
@@ -615,8 +617,8 @@ export function featuresOf(
   set('rel', e.relevance);
   // Entries counted out in one sentence ("does not include information that (a) …; (b) …") are
   // about what the sentence that opens the series is about.
-  const lead = c.series?.startsWith('marked:') ? Number(c.series.slice(7)) : -1;
-  if (lead >= 0 && ctx.best > 0) set('seriesRel', Math.min(1, (ctx.scores[lead] ?? 0) / ctx.best));
+  const lead = seriesLead(c);
+  if (lead !== undefined && ctx.best > 0) set('seriesRel', Math.min(1, (ctx.scores[lead] ?? 0) / ctx.best));
   set('label', e.label);
   set('prox', e.proximity);
   set('relExact', ex.relevance);

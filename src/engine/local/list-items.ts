@@ -44,7 +44,7 @@ export function listItems(
     // Entries counted out in one series are one list whatever their length.
     const sameSeries = s.cand.series !== undefined && s.cand.series === items[0]?.cand.series;
     // A counted-out series is one list: the next clause's (a), (b) count out something else.
-    if (items.length > 0 && items[0]!.cand.series?.startsWith('marked:') && !sameSeries) return;
+    if (items.length > 0 && items[0]!.cand.series !== undefined && !sameSeries) return;
     if (items.length > 0 && !sameSeries && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
     // Below a heading or a summary row in the first entry's column begins another list.
     if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;

@@ -65,6 +65,3 @@ const derivations = lexiconFile<Record<string, string[]>>('derivations.json');
 export function derivedStems(s: string): string[] {
   return derivations()[s] ?? [];
 }
-
-// Kept in its own module: the tokenizer reads antonyms too, and this one reads the tokenizer.
-export { antonymStems } from './antonyms.ts';

@@ -921,6 +921,13 @@ function boxMark(index: DocIndex, at: Located): 'ticked' | 'empty' | 'none' {
 /** An item marker in running text: "(a) ", "(ii) ", "2) ". */
 const MARKER = /(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s/;
 
+const SERIES = 'marked:';
+
+/** The passage whose sentence opens a counted-out series: what its entries are about. */
+export function seriesLead(c: TypedCandidate): number | undefined {
+  return c.series === undefined ? undefined : Number(c.series.slice(SERIES.length));
+}
+
 /** List items: enumerations in prose, then every text candidate (each item is scored alone). */
 function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
   const out: TypedCandidate[] = [];
@@ -955,7 +962,7 @@ function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCa
       // Counted items end with semicolons, which end sentences here: read on to the last one.
       const from = index.units.indexOf(passage);
       const window = index.units.slice(from, from + 12).filter((u) => u.page - passage.page <= 1);
-      const series = `marked:${passage.id}`;
+      const series = `${SERIES}${passage.id}`;
       for (const text of markedItems(window.map((u) => u.text).join(' ')))
         window.some((u) => item(u, text, series));
     }

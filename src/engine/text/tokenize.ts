@@ -66,42 +66,43 @@ export function rawTokens(text: string): string[] {
 }
 
 const stemsCache = new Map<string, string[]>();
+const literalCache = new Map<string, string[]>();
 
-/** Stemmed content tokens of a text, stopwords dropped (memoised: labels and cells recur). */
-export function contentStems(text: string): string[] {
-  let hit = stemsCache.get(text);
+/** Memoised per text (labels and cells recur), the table cleared when it grows large. */
+function cachedStems(cache: Map<string, string[]>, text: string, negations: boolean): string[] {
+  let hit = cache.get(text);
   if (hit === undefined) {
-    hit = computeContentStems(text);
-    if (stemsCache.size > 50_000) stemsCache.clear();
-    stemsCache.set(text, hit);
+    hit = computeContentStems(text, negations);
+    if (cache.size > 50_000) cache.clear();
+    cache.set(text, hit);
   }
   return hit;
 }
 
-const literalCache = new Map<string, string[]>();
+/** Stemmed content tokens of a text, stopwords dropped. */
+export function contentStems(text: string): string[] {
+  return cachedStems(stemsCache, text, true);
+}
 
 /**
  * contentStems without the opposites of negated words: for telling a label that names the
  * opposite of a question ("Closing balance") from a sentence that denies it ("not allowed").
  */
 export function literalStems(text: string): string[] {
-  let hit = literalCache.get(text);
-  if (hit === undefined) {
-    hit = computeContentStems(text, false);
-    if (literalCache.size > 50_000) literalCache.clear();
-    literalCache.set(text, hit);
-  }
-  return hit;
+  return cachedStems(literalCache, text, false);
 }
 
-/** Words that turn the next content word into its opposite ("not include", "doesn't allow"). */
+/**
+ * Words that turn the next content word into its opposite ("not include", "doesn't allow"); not
+ * "no", which documents write for "number" ("Invoice No. 123").
+ */
 const NEGATIONS: ReadonlySet<string> = new Set(['not', 'never', 'nor', 'cannot']);
 
 /**
  * A negated word also stands for its opposite: "does not include" says "excludes", "not
  * allowed" says "forbidden", so the lexicon's antonyms of the word follow its own stem.
  */
-function computeContentStems(text: string, negations = true): string[] {
+function computeContentStems(text: string, negations: boolean): string[] {
   const out: string[] = [];
   let negated = false;
   for (const t of rawTokens(text)) {
