@@ -385,6 +385,18 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
     const y = boxes[b]!;
     return Math.min(x[3], y[3]) - Math.max(x[1], y[1]) > 0.4 * Math.min(x[3] - x[1], y[3] - y[1]);
   };
+  const bare = (j: number) => (words[j] ?? '').replace(/[,;:()]+$/, '');
+  // Running text wraps a company's name anywhere ("between Oakhaven Payroll / Solutions LLC,"):
+  // a run that began mid-line goes on to the next line when a legal form closes it there. A
+  // name that starts its line (an address block's "Jane Doe" above "Acme Corp") stops.
+  const wrapsToLegalForm = (k: number, end: number) => {
+    if (k === 0 || !sameLine(k - 1, k)) return false;
+    for (let j = end + 1; j <= end + 3 && j < words.length; j++) {
+      if (!CAPITAL.test(words[j]!) || (j > end + 1 && !sameLine(j - 1, j))) return false;
+      if (isOrgSuffix(bare(j))) return true;
+    }
+    return false;
+  };
   const out: TypedCandidate[] = [];
   let k = 0;
   while (k < words.length) {
@@ -403,7 +415,7 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       end - k < 8 &&
       !/[;:)]$/.test(words[end]!) &&
       // …unless it is a company's legal form, wrapped with its running text ("Westerly Industries / Inc., an Alabama").
-      (sameLine(end, end + 1) || isOrgSuffix(words[end + 1]!.replace(/[,;:()]+$/, ''))) &&
+      (sameLine(end, end + 1) || isOrgSuffix(bare(end + 1)) || wrapsToLegalForm(k, end)) &&
       (CAPITAL.test(words[end + 1]!) ||
         (CONNECTOR.test(words[end + 1]!) && /^[A-Z]/.test(words[end + 2] ?? '')))
     ) {
