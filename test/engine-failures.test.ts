@@ -14,6 +14,7 @@ import {
   contractPdf,
   hashSeed,
   makeContract,
+  makePlacedPdf,
   makePlacedTextPdf,
   makeReport,
   makeRng,
@@ -621,6 +622,69 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(onSignature.length, `${what}: a region with a box over the signature`).toBeGreaterThan(0);
     const cited = (cell.citations as Json[]).filter((c) => c.fileId === fileId && c.page === signature.page);
     expect(cited.length, `${what}: at least one citation on page ${signature.page}`).toBeGreaterThan(0);
+  });
+
+  // A form's photo box and signature box, each labelled tight above, with the next field
+  // just below: a caption read from below would name the photo "Signature of applicant".
+  it(`2.2 image / 2.4 citations: a picture is captioned by the label tight above it, not by the field or name below (seed ${SEED})`, async () => {
+    const rng = rngFor('tight-label');
+    const person = rng.pick(PEOPLE);
+    const x = rng.int(360, 440);
+    const photoTop = rng.int(110, 150);
+    const photoH = rng.int(110, 140);
+    const signTop = photoTop + photoH + 30;
+    const [H, W] = [792, 612];
+    const photoBox = [x / W, photoTop / H, (x + 100) / W, (photoTop + photoH) / H];
+    const signBox = [x / W, signTop / H, (x + 140) / W, (signTop + 40) / H];
+    const pdf = makePlacedPdf([
+      [
+        { kind: 'text', x: 72, top: 60, text: `${rng.pick(COMPANIES)} - Membership form`, size: 14 },
+        { kind: 'text', x: 72, top: photoTop, text: `Full name: ${person}` },
+        { kind: 'text', x: 72, top: photoTop + 22, text: `Member number: ${rng.int(10_000, 99_999)}` },
+        {
+          kind: 'text',
+          x,
+          top: photoTop - 11,
+          text: rng.pick(['Passport photo', 'Photo', 'Affix photo']),
+          size: 7,
+        },
+        { kind: 'picture', x, top: photoTop, w: 100, h: photoH, rgb: [200, 180, 160] },
+        { kind: 'text', x, top: signTop - 13, text: 'Signature of applicant', size: 8 },
+        { kind: 'picture', x, top: signTop, w: 140, h: 40, rgb: [20, 20, 60] },
+        { kind: 'text', x, top: signTop + 48, text: `Name: ${person}`, size: 8 },
+        { kind: 'text', x: 72, top: 700, text: 'Return this form to the membership office.' },
+      ],
+    ]);
+    const fileId = await upload(pdf, 'application.pdf');
+    const overlaps = (r: Json, box: number[]) => {
+      if (r.fileId !== fileId || r.page !== 1 || !Array.isArray(r.box)) return false;
+      const [x0, y0, x1, y1] = r.box as number[];
+      return (
+        Math.min(x1!, box[2]!) > Math.max(x0!, box[0]!) && Math.min(y1!, box[3]!) > Math.max(y0!, box[1]!)
+      );
+    };
+    for (const [prompt, want, other, caption] of [
+      ["Where is the applicant's signature?", signBox, photoBox, /signature of applicant/i],
+      ["Where is the applicant's photo?", photoBox, signBox, /photo/i],
+    ] as const) {
+      const cell = await answer(fileId, { prompt, outputType: 'image' });
+      const what = `${prompt}: expected ${want.map((v) => v.toFixed(3))}; ${show(cell)}`;
+      expect(cell.status, what).toBe('SUCCESS');
+      const regions = (Array.isArray(cell.value) ? cell.value : [cell.value]) as Json[];
+      expect(
+        regions.some((r) => overlaps(r, want)),
+        `${what}: the asked picture`,
+      ).toBe(true);
+      expect(
+        regions.some((r) => overlaps(r, other)),
+        `${what}: not the other picture`,
+      ).toBe(false);
+      const quotes = ((cell.citations as Json[]) ?? []).map((c) => String(c.quote));
+      expect(
+        quotes.some((q) => caption.test(q)),
+        `${what}: cites its caption`,
+      ).toBe(true);
+    }
   });
 
   target(

@@ -387,10 +387,11 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   };
   const bare = (j: number) => (words[j] ?? '').replace(/[,;:()]+$/, '');
   // Running text wraps a company's name anywhere ("between Oakhaven Payroll / Solutions LLC,"):
-  // a run that began mid-line goes on to the next line when a legal form closes it there. A
-  // name that starts its line (an address block's "Jane Doe" above "Acme Corp") stops.
+  // a run that began mid-sentence goes on to the next line when a legal form closes it there.
+  // A name that starts its line (an address block's "Jane Doe" above "Acme Corp") stops, and so
+  // does one after a title ("Vice President, Business Development" above "Stryker Corporation").
   const wrapsToLegalForm = (k: number, end: number) => {
-    if (k === 0 || !sameLine(k - 1, k)) return false;
+    if (k === 0 || !sameLine(k - 1, k) || !/^\p{Ll}[\p{L}-]*$/u.test(words[k - 1]!)) return false;
     for (let j = end + 1; j <= end + 3 && j < words.length; j++) {
       if (!CAPITAL.test(words[j]!) || (j > end + 1 && !sameLine(j - 1, j))) return false;
       if (isOrgSuffix(bare(j))) return true;
@@ -1090,28 +1091,56 @@ function ownBoxes(index: DocIndex, query: Query, cands: TypedCandidate[]): Typed
 
 // ---------- pictures ----------
 
-/** Words near a picture: its caption below, else a heading above, else words beside it. */
+/** A label this close above a picture is its caption ("Photograph" over the photo box). */
+const TIGHT_LABEL = 0.012;
+
+type PlacedWord = { w: { box: Box }; i: number };
+
+/** Gap between the picture's bottom (or top) edge and the nearest of the words. */
+const gapOf = (words: PlacedWord[], edge: (b: Box) => number) =>
+  words.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...words.map(({ w }) => edge(w.box)));
+
+/** The words on the line nearest the picture: a caption is one line, not the field after it. */
+function nearestLine(words: PlacedWord[], edge: (b: Box) => number): PlacedWord[] {
+  const gap = gapOf(words, edge);
+  return words.filter(({ w }) => edge(w.box) - gap < (w.box[3] - w.box[1]) * 0.5);
+}
+
+/**
+ * Words near a picture: its caption below, else a heading above, else words beside it.
+ * Words just under the picture's edge beat words further down that merely overlap it
+ * ("Authorized signature" set left of the signature, its signer's name below), and a label
+ * tight above beats a field further below (a form's "Photograph" box over the applicant's name).
+ */
 function captionOf(index: DocIndex, pageIndex: number, box: Box): { text: string; at: Located | null } {
   const page = index.doc.pages[pageIndex]!;
-  const near = (pick: (b: Box) => boolean) =>
-    page.words
-      .map((w, i) => ({ w, i }))
-      .filter(({ w }) => pick(w.box) && w.box[0] < box[2] + 0.05 && w.box[2] > box[0] - 0.05)
-      .map(({ i }) => i);
-  let ids = near((b) => b[1] >= box[3] && b[1] - box[3] < 0.04).slice(0, 20);
-  // A caption set beside the picture's edge ("Authorized signature" under a signature drawn right of it).
-  if (ids.length === 0) {
-    ids = page.words
-      .map((w, i) => ({ w, i }))
-      .filter(({ w }) => w.box[1] >= box[3] && w.box[1] - box[3] < 0.02)
-      .map(({ i }) => i)
-      .slice(0, 20);
+  const words: PlacedWord[] = page.words.map((w, i) => ({ w, i }));
+  const within = (b: Box, margin: number) => b[0] < box[2] + margin && b[2] > box[0] - margin;
+  const belowGap = (b: Box) => b[1] - box[3];
+  const aboveGap = (b: Box) => box[1] - b[3];
+  const under = words.filter(({ w }) => w.box[1] >= box[3]);
+  const overlapping = under.filter(({ w }) => belowGap(w.box) < 0.04 && within(w.box, 0.05)).slice(0, 20);
+  const close = under.filter(({ w }) => belowGap(w.box) <= 0.02);
+  const beside = close.some(({ w }) => within(w.box, 0.3))
+    ? close.filter(({ w }) => within(w.box, 0.3))
+    : close;
+  let ids: PlacedWord[] =
+    beside.length > 0 && gapOf(beside, belowGap) < gapOf(overlapping, belowGap) - 0.005
+      ? nearestLine(beside, belowGap).slice(0, 20)
+      : overlapping;
+  const gapBelow = gapOf(ids, belowGap);
+  const above = words.filter(
+    ({ w }) => w.box[3] <= box[1] + 0.005 && aboveGap(w.box) < 0.04 && within(w.box, 0.05),
+  );
+  const gapAbove = gapOf(above, aboveGap);
+  if (above.length > 0 && (ids.length === 0 || (gapAbove <= TIGHT_LABEL && gapAbove < gapBelow - 0.002))) {
+    ids = (ids.length === 0 ? above : nearestLine(above, aboveGap)).slice(-20);
   }
-  if (ids.length === 0) ids = near((b) => b[3] <= box[1] + 0.005 && box[1] - b[3] < 0.04).slice(-20);
   if (ids.length === 0) return { text: '', at: null };
-  const unit = index.units.find((u) => u.page === pageIndex && u.words.includes(ids[0]!));
-  if (!unit) return { text: ids.map((i) => page.words[i]!.text).join(' '), at: null };
-  const positions = ids.map((i) => unit.words.indexOf(i)).filter((k) => k >= 0);
+  const order = ids.map(({ i }) => i).sort((a, b) => a - b);
+  const unit = index.units.find((u) => u.page === pageIndex && u.words.includes(order[0]!));
+  if (!unit) return { text: order.map((i) => page.words[i]!.text).join(' '), at: null };
+  const positions = order.map((i) => unit.words.indexOf(i)).filter((k) => k >= 0);
   const from = Math.min(...positions);
   const to = Math.max(...positions);
   const at = located(unit, from, to);
