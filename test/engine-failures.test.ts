@@ -1116,6 +1116,48 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect.soft((stated[none]!.citations as Json[]).length, show(stated[none]!)).toBeGreaterThan(0);
     expectQuotesWritten(stated[none]!, ids[none]!, withoutTerm.pages, 'no term');
   });
+  // "Does it state A or B?" is yes when either is stated: asked together, each sentence matched
+  // half the words and a stated period looked less stated than when asked about one of them.
+  it(`2.2 boolean / 2.4: "a fixed term or duration" is as surely stated as the one of them that is, and cites the period (seed ${SEED})`, async () => {
+    const rng = rngFor('term or duration');
+    for (let i = 0; i < 3; i++) {
+      const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+      const years = rng.int(1, 5);
+      const written = `${numberWords(years)} (${years}) year${years > 1 ? 's' : ''}`;
+      const period = rng.pick([
+        `3. Duration. This Agreement shall remain in force for ${written} from the Effective Date.`,
+        `3. Duration. The obligations of this Agreement last for ${written} after the date of signature.`,
+        `3. Period. This Agreement expires ${written} after the Effective Date.`,
+      ]);
+      const lines = [
+        'CONFIDENTIALITY AGREEMENT',
+        `This Agreement is made between ${a} and ${b}.`,
+        '1. Purpose. The parties wish to discuss a possible business relationship.',
+        '2. Obligations. The recipient shall keep the information secret and use it only for the purpose.',
+        period,
+        `4. Governing Law. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+      ].flatMap((l) => wrap(l));
+      const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), `period-${i}.pdf`);
+      const either = await answer(id, {
+        prompt: 'Does this agreement state a fixed term or duration?',
+        outputType: 'boolean',
+      });
+      const what = `"${period}": ${show(either)}`;
+      expect(either.value, what).toEqual({ type: 'boolean', value: true });
+      expect(collapse(String((either.citations as Json[])[0]?.quote)), what).toContain(written);
+      expectQuotesWritten(either, id, [lines], 'term or duration');
+      for (const one of [
+        'Does this agreement state a fixed term?',
+        'Does this agreement state a duration?',
+      ]) {
+        const cell = await answer(id, { prompt: one, outputType: 'boolean' });
+        if (cell.value?.value !== true) continue;
+        expect(Number(either.confidence), `${what} against "${one}": ${show(cell)}`).toBeGreaterThanOrEqual(
+          Number(cell.confidence),
+        );
+      }
+    }
+  });
   // Agreements count a month as 30 days: a notice of "ninety (90) days" asked in months is 3, not 2.96.
   it(`2.2 number / 2.4: a period written in days and asked in months is converted at 30 days a month (seed ${SEED})`, async () => {
     const rng = rngFor('days in months');

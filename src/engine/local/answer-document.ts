@@ -212,14 +212,29 @@ export interface Existence {
 export function existenceOf(query: Query, doc: EngineDocument, model: ScorerModel): Existence | null {
   const target = existenceTarget(query.prompt);
   if (!target) return null;
-  const asked = analyzeQuery(target);
-  const column = valueColumn(asked);
-  const { e, decision } =
-    asked.kind === 'duration'
-      ? examineTerms(column, asked, doc, model)
-      : decided(examine(column, asked, doc, model), model);
-  const m = model.groups[e.group];
-  return { e, m, decision, margin: sigmoid(logit(decision) - logit(m.threshold)) };
+  // "A fixed term or duration" is stated when either is: each alternative is searched for on its
+  // own, as its own question, and the one most surely stated answers. (Searched together, each
+  // sentence matched half the words, and a stated "two years" looked unstated.)
+  let best: Existence | null = null;
+  for (const alternative of alternativesOf(target)) {
+    const asked = analyzeQuery(alternative);
+    if (!VALUE_KINDS.includes(asked.kind)) continue;
+    const column = valueColumn(asked);
+    const { e, decision } =
+      asked.kind === 'duration'
+        ? examineTerms(column, asked, doc, model)
+        : decided(examine(column, asked, doc, model), model);
+    const m = model.groups[e.group];
+    const found = { e, m, decision, margin: sigmoid(logit(decision) - logit(m.threshold)) };
+    if (!best || found.margin > best.margin) best = found;
+  }
+  return best;
+}
+
+/** The whole target, then its alternatives when it names several ("a term or duration"). */
+function alternativesOf(target: string): string[] {
+  const parts = target.split(/\s*(?:,\s*)?\bor\b\s*/).filter((p) => /\p{L}{3}/u.test(p));
+  return parts.length > 1 && parts.length <= 4 ? [target, ...parts] : [target];
 }
 
 /**
