@@ -1,4 +1,4 @@
-import { contentStems, literalStems } from '../text/tokenize.ts';
+import { assertedStems, contentStems, literalStems } from '../text/tokenize.ts';
 import type { EnginePage } from '../types.ts';
 import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
@@ -10,6 +10,7 @@ import { captionSide, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 import {
   type Group,
+  MARKER,
   NUMBERED_CAPTION,
   SOURCES,
   seriesLead,
@@ -276,6 +277,7 @@ export const FEATURES: readonly string[] = [
   'roleSameElsewhere',
   'roleOtherElsewhere',
   'roleGreeted',
+  'seriesOpposed',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -619,6 +621,12 @@ export function featuresOf(
   // about what the sentence that opens the series is about.
   const lead = seriesLead(c);
   if (lead !== undefined && ctx.best > 0) set('seriesRel', Math.min(1, (ctx.scores[lead] ?? 0) / ctx.best));
+  // …and a series that counts out the opposite of what is asked ("includes information that
+  // (a) …" for what is excluded) answers none of it.
+  if (lead !== undefined && ctx.opposed.size) {
+    const opening = (index.passages[lead]?.text ?? '').split(MARKER)[0]!;
+    set('seriesOpposed', assertedStems(opening).some((s) => ctx.opposed.has(s)) ? 1 : 0);
+  }
   set('label', e.label);
   set('prox', e.proximity);
   set('relExact', ex.relevance);

@@ -932,7 +932,7 @@ function boxMark(index: DocIndex, at: Located): 'ticked' | 'empty' | 'none' {
 // ---------- lists ----------
 
 /** An item marker in running text: "(a) ", "(ii) ", "2) ". */
-const MARKER = /(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s/;
+export const MARKER = /(?:^|\s)\(?(?:[a-z]|[ivx]{1,4}|\d{1,2})\)\s/;
 
 const SERIES = 'marked:';
 

@@ -65,11 +65,18 @@ export function rawTokens(text: string): string[] {
   return tokens.flatMap((t) => compoundParts(t) ?? [t]);
 }
 
+/**
+ * How negated words count: `both`, the word and its opposites ("not include" says "include"
+ * and "exclude"); `literal`, the word as written; `asserted`, only what is said, the opposites.
+ */
+type Negation = 'both' | 'literal' | 'asserted';
+
 const stemsCache = new Map<string, string[]>();
 const literalCache = new Map<string, string[]>();
+const assertedCache = new Map<string, string[]>();
 
 /** Memoised per text (labels and cells recur), the table cleared when it grows large. */
-function cachedStems(cache: Map<string, string[]>, text: string, negations: boolean): string[] {
+function cachedStems(cache: Map<string, string[]>, text: string, negations: Negation): string[] {
   let hit = cache.get(text);
   if (hit === undefined) {
     hit = computeContentStems(text, negations);
@@ -81,7 +88,7 @@ function cachedStems(cache: Map<string, string[]>, text: string, negations: bool
 
 /** Stemmed content tokens of a text, stopwords dropped. */
 export function contentStems(text: string): string[] {
-  return cachedStems(stemsCache, text, true);
+  return cachedStems(stemsCache, text, 'both');
 }
 
 /**
@@ -89,7 +96,15 @@ export function contentStems(text: string): string[] {
  * opposite of a question ("Closing balance") from a sentence that denies it ("not allowed").
  */
 export function literalStems(text: string): string[] {
-  return cachedStems(literalCache, text, false);
+  return cachedStems(literalCache, text, 'literal');
+}
+
+/**
+ * What a text says, a negated word read as its opposite only: "does not include" asserts
+ * "exclude", not "include"; for telling a sentence that includes from one that leaves out.
+ */
+export function assertedStems(text: string): string[] {
+  return cachedStems(assertedCache, text, 'asserted');
 }
 
 /**
@@ -102,7 +117,7 @@ const NEGATIONS: ReadonlySet<string> = new Set(['not', 'never', 'nor', 'cannot']
  * A negated word also stands for its opposite: "does not include" says "excludes", "not
  * allowed" says "forbidden", so the lexicon's antonyms of the word follow its own stem.
  */
-function computeContentStems(text: string, negations: boolean): string[] {
+function computeContentStems(text: string, negations: Negation): string[] {
   const out: string[] = [];
   let negated = false;
   for (const t of rawTokens(text)) {
@@ -113,8 +128,8 @@ function computeContentStems(text: string, negations: boolean): string[] {
     }
     if (STOPWORDS.has(w) || QUESTION_NOISE.has(w)) continue;
     const s = stem(w);
-    out.push(s);
-    if (negated && negations) out.push(...antonymStems(s));
+    if (!negated || negations !== 'asserted') out.push(s);
+    if (negated && negations !== 'literal') out.push(...antonymStems(s));
     negated = false;
   }
   return out;

@@ -39,8 +39,25 @@ const EXCLUSIONS = [
   'is approved for release by the prior written consent of the Disclosing Party',
 ];
 
+/** What some agreements count out as confidential, beside what they leave out. */
+const INCLUSIONS = [
+  'is marked or identified as confidential at the time of disclosure',
+  'relates to the products, customers, pricing or finances of the Disclosing Party',
+  'is disclosed orally and summarised in writing within thirty days',
+  'would reasonably be understood to be confidential given its nature',
+  'concerns trade secrets, know-how, source code or inventions',
+];
+
+/** Entries counted out in one sentence: "(a) …; (b) …". */
+const counted = (items: string[]) => items.map((e, i) => `(${String.fromCharCode(97 + i)}) ${e}`).join('; ');
+
 async function generate(seed: number) {
   const rng = makeRng(hashSeed('nda', seed));
+  // Drawn apart from the rest, so the documents generated before keep their other facts.
+  const definitionRng = makeRng(hashSeed('nda:definition', seed));
+  const inclusions = definitionRng.chance(0.4)
+    ? definitionRng.sample(INCLUSIONS, definitionRng.int(2, 4))
+    : null;
   const st = legalStyle(rng);
   const mutual = rng.chance(0.5);
   const a = companyName(rng, 'US');
@@ -141,10 +158,12 @@ async function generate(seed: number) {
       heading: 'Confidential Information',
       paras: [
         {
-          text: '"Confidential Information" means all non-public business, technical and financial information disclosed by or on behalf of the Disclosing Party, whether orally, in writing or in any other form, that is marked as confidential or would reasonably be understood to be confidential.',
+          text: inclusions
+            ? `"Confidential Information" includes all non-public information disclosed by or on behalf of the Disclosing Party that ${counted(inclusions)}.`
+            : '"Confidential Information" means all non-public business, technical and financial information disclosed by or on behalf of the Disclosing Party, whether orally, in writing or in any other form, that is marked as confidential or would reasonably be understood to be confidential.',
         },
         {
-          text: `Confidential Information does not include information that ${exclusions.map((e, i) => `(${String.fromCharCode(97 + i)}) ${e}`).join('; ')}.`,
+          text: `Confidential Information does not include information that ${counted(exclusions)}.`,
           keys: ['exclusions'],
         },
       ],
