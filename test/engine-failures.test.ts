@@ -2070,4 +2070,47 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(fixed, id, [lines], 'fixed term');
     }
   });
+  // A letter agreement's restraint is dated from the agreement itself ("for a period of two (2)
+  // years from the date of this letter agreement, you shall not solicit"): what tells it from the
+  // term is that it forbids something, while the term says how long the agreement lasts. A
+  // target: with the current weights the restraint wins on about one seed in three (its "period"
+  // matches "term"); features for forbidding and lasting clauses, tried, did not move it.
+  target(
+    `2.2 text_quote / 2.4: a period during which something is forbidden is no term, though dated from the agreement (seed ${SEED})`,
+    async () => {
+      const rng = makeRng(hashSeed(SEED, 'engine-failures', 'forbidden period'));
+      const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+      const [termYears, restraintYears] = rng.sample([1, 2, 3, 4, 5], 2) as [number, number];
+      const written = (n: number) => `${numberWords(n)} (${n}) year${n > 1 ? 's' : ''}`;
+      const restraint = rng.pick([
+        `Without our prior written consent, you shall not, for a period of ${written(restraintYears)} from the date of this letter agreement, solicit or hire any of our employees.`,
+        `For a period of ${written(restraintYears)} after the date of this letter agreement, you will not, directly or indirectly, acquire any securities of ${a}.`,
+      ]);
+      const term = rng.pick([
+        `This letter agreement shall take effect as of the date hereof and shall remain in effect for a period of ${written(termYears)}.`,
+        `This letter agreement shall cease to be effective ${written(termYears)} after the date hereof.`,
+      ]);
+      const clauses = rng.shuffle([restraint, term]);
+      const lines = [
+        `${a}`,
+        `Dear ${b}:`,
+        'In connection with your consideration of a possible transaction, you have requested information concerning our business.',
+        `1. ${clauses[0]}`,
+        '2. You shall keep the information confidential and use it only to evaluate the transaction.',
+        `3. ${clauses[1]}`,
+        `4. This letter agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+      ].flatMap((l) => wrap(l));
+      const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'letter-agreement.pdf');
+      const cell = await answer(id, {
+        prompt:
+          'How long is the term of this agreement as stated in the document (e.g. "2 years")? Leave empty if no term is stated.',
+        outputType: 'text_quote',
+      });
+      expect(cell.value?.value, show(cell)).toBe(written(termYears));
+      expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(
+        written(termYears),
+      );
+      expectQuotesWritten(cell, id, [lines], 'term');
+    },
+  );
 });
