@@ -1,9 +1,26 @@
 import type { Examined, Scored } from './answer-document.ts';
 import { distinctNames } from './distinct-names.ts';
-import { type ScoringContext, sidesSeen, valueKey } from './features.ts';
+import { FEATURES, type ScoringContext, sidesSeen, valueKey } from './features.ts';
 import type { ScorerModel } from './model.ts';
 import { inQuestionWords, type Query } from './query.ts';
 import type { Group, TypedCandidate } from './typed-candidates.ts';
+
+const SERIES_OPPOSED = FEATURES.indexOf('seriesOpposed');
+
+/**
+ * Series that count out the opposite of what is asked ("includes information that (a) …" for
+ * what is excluded), when another series does not: its entries answer nothing. With no other
+ * series the learned score decides, as a lone series may still be what is asked.
+ */
+function opposedSeries(scored: readonly Scored[]): Set<string> {
+  const opposed = new Set<string>();
+  const other = new Set<string>();
+  for (const s of scored) {
+    if (s.cand.series === undefined) continue;
+    (s.x[SERIES_OPPOSED] === 1 ? opposed : other).add(s.cand.series);
+  }
+  return other.size > 0 ? opposed : new Set();
+}
 
 /**
  * The entries a list question asks for, the most probable first (none when the document holds
@@ -27,6 +44,7 @@ export function listItems(
     blocks.set(first, block);
     return block;
   };
+  const opposed = opposedSeries(e.scored);
   const tidied = new Map<Scored, Scored>();
   // One item per value, and no item built from another item's words; a cell saying only
   // what the question says ("Name" heading the column of names asked for) is a caption.
@@ -48,6 +66,7 @@ export function listItems(
     if (items.length > 0 && !sameSeries && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
     // Below a heading or a summary row in the first entry's column begins another list.
     if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;
+    if (s.cand.series !== undefined && opposed.has(s.cand.series)) return;
     const k = valueKey(t.cand);
     const wordsKey = t.cand.at.unit.words
       .slice(t.cand.at.from, t.cand.at.to + 1)
