@@ -782,7 +782,26 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
       },
     });
   }
-  return out;
+  return inUnitAsked(index, query, out);
+}
+
+/** "How many GB …", "how many employees …": the unit a count question names. */
+const COUNT_OF = /\bhow\s+many\s+(\p{L}[\p{L}-]*)/iu;
+
+/**
+ * A count asked in a unit ("How many GB were used?") is a figure written in that unit ("1.934
+ * GB"), not an amount of money beside it: when some figure carries the unit, only those answer.
+ */
+function inUnitAsked(index: DocIndex, query: Query, cands: TypedCandidate[]): TypedCandidate[] {
+  const unit = COUNT_OF.exec(query.prompt)?.[1];
+  if (!unit) return cands;
+  const asked = stem(unit.toLowerCase());
+  const inUnit = cands.filter((c) => {
+    const next = c.at.unit.words[c.at.to + 1];
+    const word = next === undefined ? undefined : index.doc.pages[c.at.page]?.words[next]?.text;
+    return word !== undefined && stem(word.toLowerCase().replace(/[^\p{L}-]+/gu, '')) === asked;
+  });
+  return inUnit.length > 0 ? inUnit : cands;
 }
 
 function dateCands(index: DocIndex, query: Query): TypedCandidate[] {
