@@ -7,6 +7,10 @@ import type { Group, TypedCandidate } from './typed-candidates.ts';
 
 const SERIES_OPPOSED = FEATURES.indexOf('seriesOpposed');
 
+/** The page words a candidate is read from, as page:word keys. */
+const wordKeys = (c: TypedCandidate): string[] =>
+  c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
+
 /**
  * Series that count out the opposite of what is asked ("includes information that (a) …" for
  * what is excluded), when another series does not: its entries answer nothing. With no other
@@ -45,6 +49,12 @@ export function listItems(
     return block;
   };
   const opposed = opposedSeries(e.scored);
+  // …and so are the same words read as a line of their own ("(c) relates to … ." without its series).
+  const opposedWords = new Set(
+    e.scored
+      .filter((s) => s.cand.series !== undefined && opposed.has(s.cand.series))
+      .flatMap((s) => wordKeys(s.cand)),
+  );
   const tidied = new Map<Scored, Scored>();
   // One item per value, and no item built from another item's words; a cell saying only
   // what the question says ("Name" heading the column of names asked for) is a caption.
@@ -68,9 +78,8 @@ export function listItems(
     if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;
     if (s.cand.series !== undefined && opposed.has(s.cand.series)) return;
     const k = valueKey(t.cand);
-    const wordsKey = t.cand.at.unit.words
-      .slice(t.cand.at.from, t.cand.at.to + 1)
-      .map((w) => `${t.cand.at.page}:${w}`);
+    const wordsKey = wordKeys(t.cand);
+    if (wordsKey.some((w) => opposedWords.has(w))) return;
     if (!k || seen.has(k) || wordsKey.some((w) => used.has(w)) || items.length >= 30) return;
     seen.add(k);
     for (const w of wordsKey) used.add(w);
