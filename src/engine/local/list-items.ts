@@ -12,18 +12,16 @@ const wordKeys = (c: TypedCandidate): string[] =>
   c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
 /**
- * Series that count out the opposite of what is asked ("includes information that (a) …" for
- * what is excluded), when another series does not: its entries answer nothing. With no other
- * series the learned score decides, as a lone series may still be what is asked.
+ * The words of series that count out the opposite of what is asked ("includes information that
+ * (a) …" for what is excluded), when another series does not: they answer nothing, neither as
+ * entries of their series nor read as a line of their own. With no other series the learned
+ * score decides, as a lone series may still be what is asked.
  */
-function opposedSeries(scored: readonly Scored[]): Set<string> {
-  const opposed = new Set<string>();
-  const other = new Set<string>();
-  for (const s of scored) {
-    if (s.cand.series === undefined) continue;
-    (s.x[SERIES_OPPOSED] === 1 ? opposed : other).add(s.cand.series);
-  }
-  return other.size > 0 ? opposed : new Set();
+function opposedSeriesWords(scored: readonly Scored[]): Set<string> {
+  const series = scored.filter((s) => s.cand.series !== undefined);
+  const opposed = series.filter((s) => s.x[SERIES_OPPOSED] === 1);
+  if (opposed.length === series.length) return new Set();
+  return new Set(opposed.flatMap((s) => wordKeys(s.cand)));
 }
 
 /**
@@ -48,13 +46,7 @@ export function listItems(
     blocks.set(first, block);
     return block;
   };
-  const opposed = opposedSeries(e.scored);
-  // …and so are the same words read as a line of their own ("(c) relates to … ." without its series).
-  const opposedWords = new Set(
-    e.scored
-      .filter((s) => s.cand.series !== undefined && opposed.has(s.cand.series))
-      .flatMap((s) => wordKeys(s.cand)),
-  );
+  const opposedWords = opposedSeriesWords(e.scored);
   const tidied = new Map<Scored, Scored>();
   // One item per value, and no item built from another item's words; a cell saying only
   // what the question says ("Name" heading the column of names asked for) is a caption.
@@ -76,7 +68,6 @@ export function listItems(
     if (items.length > 0 && !sameSeries && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
     // Below a heading or a summary row in the first entry's column begins another list.
     if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;
-    if (s.cand.series !== undefined && opposed.has(s.cand.series)) return;
     const k = valueKey(t.cand);
     const wordsKey = wordKeys(t.cand);
     if (wordsKey.some((w) => opposedWords.has(w))) return;

@@ -797,8 +797,7 @@ function inUnitAsked(index: DocIndex, query: Query, cands: TypedCandidate[]): Ty
   if (!unit) return cands;
   const asked = stem(unit.toLowerCase());
   const inUnit = cands.filter((c) => {
-    const next = c.at.unit.words[c.at.to + 1];
-    const word = next === undefined ? undefined : index.doc.pages[c.at.page]?.words[next]?.text;
+    const word = wordsOf(index, c.at.unit)[c.at.to + 1];
     return word !== undefined && stem(word.toLowerCase().replace(/[^\p{L}-]+/gu, '')) === asked;
   });
   return inUnit.length > 0 ? inUnit : cands;
