@@ -2070,6 +2070,50 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(fixed, id, [lines], 'fixed term');
     }
   });
+  // An employee's confidentiality agreement restrains the employee for periods counted from the
+  // end of the employment ("for twelve (12) months following the termination of my employment"):
+  // those are the employment's aftermath, not the agreement's term, which it often does not state.
+  it(`2.2 text_quote, boolean / 2.4: a period counted from the end of an employment is no term of the agreement (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'employment period'));
+    for (const stated of [false, true]) {
+      const company = rng.pick(COMPANIES);
+      const employee = rng.pick(PEOPLE);
+      const written = (n: number, unit: string) => `${numberWords(n)} (${n}) ${unit}${n > 1 ? 's' : ''}`;
+      const periods = rng.sample([6, 12, 18, 24], 2).map((n) => written(n, 'month'));
+      const years = rng.int(2, 5);
+      const term = written(years, 'year');
+      const restraints = rng.shuffle([
+        `During my employment and for a period of ${periods[0]} following the termination of my employment for any reason, I will not solicit any employee of ${company} to leave its service.`,
+        `For ${periods[1]} after I cease to be employed by ${company}, I will not work for any business that competes with it in the territories where it operates.`,
+      ]);
+      const lines = [
+        'EMPLOYEE CONFIDENTIALITY AGREEMENT',
+        `In consideration of my employment by ${company} (the "Company"), I, ${employee}, agree as follows:`,
+        '1. I will hold the Company’s confidential information in strict confidence and will use it only in the course of my work for the Company.',
+        `2. ${restraints[0]}`,
+        `3. ${restraints[1]}`,
+        stated
+          ? `4. This Agreement shall remain in force for ${term} from the date hereof.`
+          : '4. Nothing in this Agreement gives me a right to continued employment; my employment is at will.',
+        `5. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+      ].flatMap((l) => wrap(l));
+      const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), `employee-${stated}.pdf`);
+      const cell = await answer(id, {
+        prompt: 'How long is the term of this agreement? Leave empty if no term is stated.',
+        outputType: 'text_quote',
+      });
+      expect(cell.status, show(cell)).toBe('SUCCESS');
+      expect(cell.value?.value ?? null, show(cell)).toBe(stated ? term : null);
+      if (stated) expectQuotesWritten(cell, id, [lines], 'term');
+      const fixed = await answer(id, {
+        prompt: 'Does this agreement state a fixed term or duration?',
+        outputType: 'boolean',
+      });
+      expect(fixed.value?.value, show(fixed)).toBe(stated);
+      expect((fixed.citations as Json[]).length, show(fixed)).toBeGreaterThan(0);
+      expectQuotesWritten(fixed, id, [lines], 'fixed term');
+    }
+  });
   // A letter agreement's restraint is dated from the agreement itself ("for a period of two (2)
   // years from the date of this letter agreement, you shall not solicit"): what tells it from the
   // term is that it forbids something, while the term says how long the agreement lasts. A

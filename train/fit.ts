@@ -17,10 +17,13 @@ import {
 } from '../src/engine/local/answer-document.ts';
 import { AssociationCounter, type Associations } from '../src/engine/local/associations.ts';
 import {
+  clauseContext,
+  clauseGroup,
   FEATURE_COUNT,
   FEATURES,
   fillAssociations,
   fillRelative,
+  fitsKind,
   pictureWords,
 } from '../src/engine/local/features.ts';
 import { listItems } from '../src/engine/local/list-items.ts';
@@ -524,12 +527,29 @@ function learnAssociations(prepared: Prepared[]): Associations {
     const c = counterOf(p.group);
     const family = c.families.get(p.ex.family) ?? new AssociationCounter();
     c.families.set(p.ex.family, family);
+    const cc = counterOf(clauseGroup(p.group) as Group);
+    const clauseFamily = cc.families.get(p.ex.family) ?? new AssociationCounter();
+    cc.families.set(p.ex.family, clauseFamily);
     for (const i of chosen) {
       const s = p.e.scored[i]!;
       const near = nearbyOf(p.e.ctx.index, s.cand.picture?.captionAt ?? s.cand.at);
       const labels = [near.left, near.above, near.heading, pictureWords(p.e.ctx.index, s.cand)];
       c.folds[foldOf(p)]!.add(p.e.ctx.query.focus, labels, p.positives[i]!);
       family.add(p.e.ctx.query.focus, labels, p.positives[i]!);
+    }
+    // A clause tells whose value it is among the values of the asked kind ("six months following
+    // the termination of my employment" beside "two years after the date hereof"): counted
+    // against those, not against every word of the document.
+    const rivals = order.filter(({ i }) => !p.positives[i] && fitsKind(p.e.ctx.query, p.e.scored[i]!.cand));
+    for (const i of [
+      ...p.positives.flatMap((pos, i) => (pos ? [i] : [])),
+      ...rivals.slice(0, 60).map(({ i }) => i),
+    ]) {
+      const s = p.e.scored[i]!;
+      const clause = fitsKind(p.e.ctx.query, s.cand) ? clauseContext(p.e.ctx.index, s.cand) : '';
+      if (!clause) continue;
+      cc.folds[foldOf(p)]!.add(p.e.ctx.query.focus, [clause], p.positives[i]!);
+      clauseFamily.add(p.e.ctx.query.focus, [clause], p.positives[i]!);
     }
   }
   const tables: Associations[] = [{}, {}];

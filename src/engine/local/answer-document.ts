@@ -8,6 +8,7 @@ import {
   fillAssociations,
   fillRelative,
   fillSoleFit,
+  fitsKind,
   type ScoringContext,
   scoringContext,
   valueCounts,
@@ -60,10 +61,9 @@ export function examine(
   const index = indexFor(doc);
   const ctx = scoringContext(index, query);
   const group = groupOf(column.outputType);
-  const pages = pagesToRead(ctx);
-  const cands = typedCandidates(index, query, ctx.scores, column.outputType, column.config).filter((c) =>
-    pages.has(c.at.page),
-  );
+  const found = typedCandidates(index, query, ctx.scores, column.outputType, column.config);
+  const pages = pagesToRead(ctx, found);
+  const cands = found.filter((c) => pages.has(c.at.page));
   const counts = valueCounts(cands);
   if (query.role !== 0) ctx.valueSides = valueSides(index, cands);
   const m = model.groups[group];
@@ -83,13 +83,30 @@ export function examine(
 /** Pages read closely: retrieval picks the few most about the question, and the first page. */
 const PAGES_READ = 4;
 
-function pagesToRead(ctx: ScoringContext): Set<number> {
+/** Pages whose best passage holding a value of the asked kind is read too, however they rank. */
+const VALUE_PAGES = 2;
+
+function pagesToRead(ctx: ScoringContext, cands: readonly TypedCandidate[]): Set<number> {
   const n = ctx.index.doc.pages.length;
   if (n <= PAGES_READ + 1) return new Set(Array.from({ length: n }, (_, i) => i));
   const best = new Array<number>(n).fill(0);
   for (const p of ctx.index.passages) best[p.page] = Math.max(best[p.page]!, ctx.scores[p.id]!);
   const ranked = best.map((s, i) => ({ s, i })).sort((a, b) => b.s - a.s || a.i - b.i);
-  return new Set([0, ...ranked.slice(0, PAGES_READ).map((r) => r.i)]);
+  const pages = new Set([0, ...ranked.slice(0, PAGES_READ).map((r) => r.i)]);
+  // "How long is the term?" is answered by a sentence holding a length of time; in a long
+  // agreement the pages most about "terms" are often its definitions, and the sentence stating
+  // the term sat on a page never read.
+  const valueBest = new Array<number>(n).fill(-1);
+  for (const c of cands) {
+    if (!fitsKind(ctx.query, c)) continue;
+    valueBest[c.at.page] = Math.max(valueBest[c.at.page]!, ctx.scores[c.at.unit.id] ?? 0);
+  }
+  const valueRanked = valueBest
+    .map((s, i) => ({ s, i }))
+    .filter((r) => r.s > 0)
+    .sort((a, b) => b.s - a.s || a.i - b.i);
+  for (const r of valueRanked.slice(0, VALUE_PAGES)) pages.add(r.i);
+  return pages;
 }
 
 export const ANSWERABLE_FEATURES = [
@@ -110,6 +127,8 @@ export const ANSWERABLE_FEATURES = [
   'logitGap',
   'soleFit',
   'deadlineUnmet',
+  'anchorSelf',
+  'anchorOther',
 ] as const;
 
 const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
@@ -141,6 +160,10 @@ export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> 
     soleFit: f('soleFit'),
     // Asked by when, and the best candidate is not written as a limit (a letter's own date).
     deadlineUnmet: f('qDeadline') * (1 - f('deadlineCue')),
+    // A length of time counted from some other event ("six months following the termination of
+    // my employment") is that event's period: its standing out says little that the asked one is stated.
+    anchorSelf: f('anchorSelf'),
+    anchorOther: f('anchorOther'),
   };
   return ANSWERABLE_FEATURES.map((k) => values[k]);
 }

@@ -278,6 +278,10 @@ export const FEATURES: readonly string[] = [
   'roleOtherElsewhere',
   'roleGreeted',
   'seriesOpposed',
+  'assocClause',
+  'assocClauseMean',
+  'anchorSelf',
+  'anchorOther',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -354,6 +358,71 @@ const ASSOC_PLACE_ASPECT = FEATURES.indexOf(`assocPlace:${PLACE_ASPECTS[0]}`);
 const ASSOC_LEFT_MEAN = FEATURES.indexOf('assocLeftMean');
 const ASSOC_ABOVE_MEAN = FEATURES.indexOf('assocAboveMean');
 const ASSOC_HEADING_MEAN = FEATURES.indexOf('assocHeadingMean');
+const ASSOC_CLAUSE = FEATURES.indexOf('assocClause');
+const ASSOC_CLAUSE_MEAN = FEATURES.indexOf('assocClauseMean');
+
+/** How many words either side of a value in running text tell what the value is of. */
+const CLAUSE_WINDOW = 8;
+
+/**
+ * The words around a value inside its sentence, the value's own left out: "for a period of … following
+ * the termination of my employment" says whose period it is, as a label says it in a form.
+ */
+export function clauseContext(index: DocIndex, c: TypedCandidate): string {
+  if (c.picture || c.at.unit.kind !== 'sentence') return '';
+  const ids = c.at.unit.words;
+  const page = index.doc.pages[c.at.page]!;
+  const around = [
+    ...ids.slice(Math.max(0, c.at.from - CLAUSE_WINDOW), c.at.from),
+    ...ids.slice(c.at.to + 1, c.at.to + 1 + CLAUSE_WINDOW),
+  ];
+  return around.map((w) => page.words[w]?.text ?? '').join(' ');
+}
+
+/** Words that count a length of time from a point: "six months following …", "two years from …". */
+const ANCHOR_WORD =
+  /^(?:following|after|from|of|since|commencing|beginning|starting|preceding|before|prior)$/i;
+/** A length of time is counted from the document's own making: "the date hereof", "the date of signing". */
+const SELF_POINT = /^(?:here\w+|this|effective|execution|executed|signing|signature|above|first)$/i;
+
+/**
+ * The point a length of time runs from, as read after it ("… following the termination of my
+ * employment"): 'self' when that is the document itself ("the date of this Agreement", "the date
+ * hereof") or what the question asks about, 'other' when it is some other event; '' when none is
+ * written.
+ */
+export function anchorOf(
+  index: DocIndex,
+  c: TypedCandidate,
+  asked: (stem: string) => boolean,
+): '' | 'self' | 'other' {
+  const ids = c.at.unit.words;
+  const page = index.doc.pages[c.at.page]!;
+  const text = (i: number) => page.words[ids[i]!]?.text ?? '';
+  let at = -1;
+  for (let i = c.at.to + 1; i <= c.at.to + 3 && i < ids.length; i++) {
+    const w = text(i).replace(/[^\p{L}]/gu, '');
+    if (ANCHOR_WORD.test(w)) {
+      at = i;
+      break;
+    }
+    if (/[,;:.)]$/.test(text(i))) break;
+  }
+  if (at < 0) return '';
+  const point: string[] = [];
+  for (let i = at + 1; i < ids.length && point.length < 8; i++) {
+    point.push(text(i));
+    if (/[,;:.]$/.test(text(i))) break;
+  }
+  const words = point.map((w) => w.replace(/[^\p{L}]/gu, '')).filter(Boolean);
+  if (words.some((w) => SELF_POINT.test(w))) return 'self';
+  const stems = contentStems(point.join(' '));
+  if (stems.length === 0) return '';
+  return stems.some(asked) ? 'self' : 'other';
+}
+
+/** Associations of clause words live in a table of their own beside the label words' ones. */
+export const clauseGroup = (group: string) => `${group}~clause`;
 
 /**
  * Where a picture sits, as words ("placetop placefirstpage placesmall"), so the word associations
@@ -595,6 +664,9 @@ export function fillAssociations(
   x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.focus, near.left);
   x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.focus, near.above);
   x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.focus, near.heading);
+  const clause = fitsKind(query, c) ? clauseContext(index, c) : '';
+  x[ASSOC_CLAUSE] = associationScore(table, clauseGroup(group), query.focus, clause);
+  x[ASSOC_CLAUSE_MEAN] = associationMean(table, clauseGroup(group), query.focus, clause);
 }
 
 export function featuresOf(
@@ -660,6 +732,11 @@ export function featuresOf(
     stems.length ? stems.filter((s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8).length / stems.length : 0,
   );
   set('repeat', clip(Math.log1p((counts.get(valueKey(c)) ?? 1) - 1) / 2));
+  if (c.traits.isDuration && !c.picture) {
+    const anchor = anchorOf(index, c, (s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8 && !TIME_UNIT.test(s));
+    set('anchorSelf', anchor === 'self' ? 1 : 0);
+    set('anchorOther', anchor === 'other' ? 1 : 0);
+  }
   const sentence = c.at.unit.kind === 'sentence' ? 1 : 0;
   set('sentenceUnit', sentence);
   // A piece of a longer sentence (a wrapped prose line, a word inside a clause) rather than a whole unit.
@@ -838,7 +915,7 @@ const contactOf = (c: TypedCandidate) =>
   c.traits.isEmail ? 'email' : c.traits.isPhone ? 'phone' : c.traits.isWeb ? 'web' : null;
 
 /** Whether a candidate is of the kind of value a question asks for (any amount written as money, any date…). */
-function fitsKind(query: Query, c: TypedCandidate): boolean {
+export function fitsKind(query: Query, c: TypedCandidate): boolean {
   const kind = query.kind;
   const t = c.traits;
   if (query.contact) return contactOf(c) === query.contact;

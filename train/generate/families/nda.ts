@@ -48,6 +48,25 @@ const INCLUSIONS = [
   'concerns trade secrets, know-how, source code or inventions',
 ];
 
+/** What an employee undertakes not to do once employed: heading, and the act. */
+const EMPLOYEE_RESTRAINTS: [string, string][] = [
+  ['Non-Competition', 'engage in or prepare for any business that competes with the business of the Company'],
+  ['Non-Solicitation of Employees', 'solicit, recruit or hire any person who is an employee of the Company'],
+  [
+    'Non-Solicitation of Customers',
+    'solicit any customer of the Company with whom the Employee had material contact',
+  ],
+];
+/** A restraint that runs for a period counted from the end of the employment. */
+const EMPLOYMENT_PERIODS: ((d: string, what: string) => string)[] = [
+  (d, what) =>
+    `During the term of the Employee's employment with the Company and for a period of ${d} following the termination of that employment for any reason, the Employee shall not, directly or indirectly, ${what}.`,
+  (d, what) =>
+    `For ${d} after the Employee ceases to be employed by the Company, the Employee will not ${what}.`,
+  (d, what) =>
+    `While employed by the Company and during the ${d} immediately following the cessation of such employment, the Employee shall not ${what}.`,
+];
+
 /** Entries counted out in one sentence: "(a) …; (b) …". */
 const counted = (items: string[]) => items.map((e, i) => `(${String.fromCharCode(97 + i)}) ${e}`).join('; ');
 
@@ -59,9 +78,15 @@ async function generate(seed: number) {
     ? definitionRng.sample(INCLUSIONS, definitionRng.int(2, 4))
     : null;
   const st = legalStyle(rng);
-  const mutual = rng.chance(0.5);
+  // Many confidentiality agreements bind an employee: their restraints run for periods after the
+  // employment ends, and the agreement itself seldom states a term. Own stream, so every other
+  // document stays as it was.
+  const er = makeRng(hashSeed('nda:employee', seed));
+  const employee = er.chance(0.25);
+  const mutual = rng.chance(0.5) && !employee;
   const a = companyName(rng, 'US');
-  const b = rng.chance(0.2) ? personName(rng) : companyName(rng, 'US', [a]);
+  const drawnB = rng.chance(0.2) ? personName(rng) : companyName(rng, 'US', [a]);
+  const b = employee ? personName(er) : drawnB;
   const individual = !/(Inc\.|LLC|Corp\.|Co\.)$/.test(b);
   const [stateA, stateB, govState] = rng.sample(US_STATE_NAMES, 3);
   const day = randomDay(rng);
@@ -75,8 +100,11 @@ async function generate(seed: number) {
   const returnDur = duration(rng, returnDays, 'days');
   const hasLaw = rng.chance(0.85);
   const exclusions = rng.sample(EXCLUSIONS, rng.int(3, 5));
-  const labelA = mutual ? rng.pick(['Party A', 'the Company']) : 'Discloser';
-  const labelB = mutual ? rng.pick(['Party B', 'the Counterparty']) : 'Recipient';
+  const drawnLabels = [
+    mutual ? rng.pick(['Party A', 'the Company']) : 'Discloser',
+    mutual ? rng.pick(['Party B', 'the Counterparty']) : 'Recipient',
+  ];
+  const [labelA, labelB] = employee ? ['the Company', 'Employee'] : drawnLabels;
   const title = mutual
     ? rng.pick(['Mutual Non-Disclosure Agreement', 'Mutual Confidentiality Agreement'])
     : rng.pick([
@@ -127,7 +155,7 @@ async function generate(seed: number) {
   // term of their own and restrain the parties for other periods (no soliciting, no competing):
   // durations that answer no question about the term, and a term that is often not stated.
   const more = makeRng(hashSeed('nda:durations', seed));
-  const hasTerm = more.chance(0.45);
+  const hasTerm = more.chance(0.45) && (!employee || er.chance(0.3));
   const termMonths = more.pick([6, 12, 18, 24, 36, 60]);
   const termDur =
     termMonths % 12 === 0 && more.chance(0.6)
@@ -144,6 +172,25 @@ async function generate(seed: number) {
       }
     : null;
   const restraintDur = restraint ? duration(more, restraint.months, 'months') : null;
+  const employeeClauses: Clause[] = employee
+    ? er.sample(EMPLOYEE_RESTRAINTS, er.int(1, 2)).map(([heading, what]) => {
+        const months = er.pick([6, 12, 18, 24]);
+        const d =
+          months % 12 === 0 && er.chance(0.5)
+            ? duration(er, months / 12, 'years')
+            : duration(er, months, 'months');
+        return { heading, paras: [{ text: er.pick(EMPLOYMENT_PERIODS)(d.written, what) }] };
+      })
+    : [];
+  if (employee)
+    employeeClauses.push({
+      heading: 'No Right to Employment',
+      paras: [
+        {
+          text: "Nothing in this Agreement gives the Employee a right to continued employment; the Employee's employment is at will and may be ended by either party at any time.",
+        },
+      ],
+    });
   const clauses: Clause[] = [
     {
       heading: 'Purpose',
@@ -206,7 +253,8 @@ async function generate(seed: number) {
           },
         ]
       : []),
-    ...(restraint && restraintDur
+    ...employeeClauses,
+    ...(restraint && restraintDur && !employee
       ? [
           {
             heading: more.pick(['Non-Solicitation', 'Restrictive Covenants', 'Restrictions']),
