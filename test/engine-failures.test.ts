@@ -2114,6 +2114,29 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(fixed, id, [lines], 'fixed term');
     }
   });
+  // "How long" asks for a length of time: a document that writes none states no term, however
+  // well its parties' names match the rest of the question.
+  it(`2.2 text_quote: "how long" is answered by a length of time or not at all (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'how long'));
+    const company = rng.pick(COMPANIES);
+    const employee = rng.pick(PEOPLE);
+    const lines = [
+      'NON-COMPETITION AND CONFIDENTIALITY AGREEMENT',
+      `This Agreement is made by and between ${company} (the "Company") and ${employee} (the "Employee").`,
+      'WHEREAS, the Employee and the Company are entering into an Employment Agreement dated as of the date of this Agreement;',
+      'NOW THEREFORE, the parties agree as follows:',
+      "1. During the period commencing on the date hereof and ending upon the termination of the Employee's employment for any reason, the Employee shall not solicit any employee or customer of the Company.",
+      "2. The Employee shall keep the Company's confidential information secret, during the term of the Employee's employment and thereafter.",
+      `3. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'no-length.pdf');
+    const cell = await answer(id, {
+      prompt: 'How long is the term of this agreement? Leave empty if no term is stated.',
+      outputType: 'text_quote',
+    });
+    expect(cell.status, show(cell)).toBe('SUCCESS');
+    expect(cell.value, show(cell)).toEqual({ type: 'text_quote', value: null });
+  });
   // A letter agreement's restraint is dated from the agreement itself ("for a period of two (2)
   // years from the date of this letter agreement, you shall not solicit"): what tells it from the
   // term is that it forbids something, while the term says how long the agreement lasts. A

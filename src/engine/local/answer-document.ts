@@ -326,6 +326,35 @@ function durationAnswer(
   };
 }
 
+/** A question that can only be answered by a length of time. */
+const HOW_LONG = /\bhow long\b/i;
+
+/**
+ * "How long is the term?" quotes a length of time, found as "How many months does the term
+ * last?" finds it: a document that writes none states none. (Ranked among every candidate, a
+ * contract without a term answered its parties' names, "Employee and Employer".)
+ */
+function lengthAnswer(
+  column: EngineColumn,
+  query: Query,
+  doc: EngineDocument,
+  model: ScorerModel,
+): DocumentAnswer {
+  const { e, decision } = examineTerms(column, query, doc, model);
+  const m = model.groups[e.group];
+  const top = e.scored[0];
+  const d = top && termIn(e, top);
+  if (!top || !d || decision < m.threshold) return empty('text_quote', m, decision, familiarity(e.scored));
+  return {
+    status: 'SUCCESS',
+    value: { type: 'text_quote', value: d.text },
+    citations: cite(e, firstMention(e.scored, top)),
+    confidence: round3(calibrate(m.answered, decision, familiarity(e.scored))),
+    score: top.p,
+    empty: false,
+  };
+}
+
 /** The duration written inside a candidate's words, if any. */
 function termIn(e: Examined, s: Scored) {
   const at = s.cand.at;
@@ -375,7 +404,9 @@ export function answerDocument(
       ? durationAnswer(column, query, doc, model)
       : type === 'boolean'
         ? existenceAnswer(query, doc, model)
-        : null;
+        : type === 'text_quote' && HOW_LONG.test(query.prompt)
+          ? lengthAnswer(column, query, doc, model)
+          : null;
   if (byValue) return byValue;
   const e = examine(column, query, doc, model);
   const m = model.groups[e.group];
