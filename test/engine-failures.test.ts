@@ -20,6 +20,7 @@ import {
   makeRng,
   PEOPLE,
   type Rng,
+  randomDate,
   STATES,
   wrap,
 } from './fixtures/contract.ts';
@@ -2136,6 +2137,30 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
     expect(cell.status, show(cell)).toBe('SUCCESS');
     expect(cell.value, show(cell)).toEqual({ type: 'text_quote', value: null });
+  });
+  // A date the document defines as what is asked ("as of August 11, 2011 (the "Effective Date")")
+  // answers it, though another agreement's date is written earlier, beside the same words.
+  it(`2.2 date: a date defined as the asked one where it is written answers it (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'defined date'));
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    const own = randomDate(rng, 'Month D, YYYY');
+    let other = randomDate(rng, 'Month D, YYYY');
+    while (other.iso === own.iso) other = randomDate(rng, 'Month D, YYYY');
+    const lines = [
+      'CONFIDENTIALITY AGREEMENT',
+      `Reference is made to the License Agreement between ${a} and ${b}, effective as of ${other.written}, under which the parties develop products together.`,
+      `This Confidentiality Agreement is entered into as of ${own.written} (the "Effective Date") between ${a} and ${b}.`,
+      '1. Each party shall keep the information it receives from the other party confidential.',
+      `2. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'defined-date.pdf');
+    const cell = await answer(id, {
+      prompt: 'What is the effective date of this agreement (the date from which it is legally binding)?',
+      outputType: 'date',
+    });
+    expect(cell.value, show(cell)).toEqual({ type: 'date', value: own.iso });
+    expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(own.written);
+    expectQuotesWritten(cell, id, [lines], 'effective date');
   });
   // A letter agreement's restraint is dated from the agreement itself ("for a period of two (2)
   // years from the date of this letter agreement, you shall not solicit"): what tells it from the

@@ -545,8 +545,13 @@ function definedSide(index: DocIndex, c: TypedCandidate): Side {
   return term ? captionSide(term) : 0;
 }
 
-/** The term a name is defined as where it is introduced: `X, a Delaware corporation ("Provider")` → "Provider". */
+/**
+ * The term a name is defined as where it is introduced: `X, a Delaware corporation ("Provider")`
+ * → "Provider"; and a value defined where it is written: `as of August 11, 2011 (the "Effective
+ * Date")`, `eighteen months (the "Standstill Period")`, read from right after it.
+ */
 function definedTermOf(index: DocIndex, c: TypedCandidate): string | null {
+  if (c.source === 'typed') return definedValueOf(index, c);
   if (c.source !== 'name' && c.source !== 'item') return null;
   const text = c.at.unit.text;
   if (!text.includes('"') && !text.includes('\u201c')) return null;
@@ -567,6 +572,16 @@ function definedTermOf(index: DocIndex, c: TypedCandidate): string | null {
   memo.set(key, term);
   return term;
 }
+function definedValueOf(index: DocIndex, c: TypedCandidate): string | null {
+  const page = index.doc.pages[c.at.page]!;
+  const after = c.at.unit.words
+    .slice(c.at.to + 1, c.at.to + 7)
+    .map((w) => page.words[w]!.text)
+    .join(' ');
+  return DEFINED_VALUE.exec(after)?.[1] ?? null;
+}
+/** `(the "Effective Date")` opening the words right after a value. */
+const DEFINED_VALUE = /^,?\s*\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
 const DEFINED_AFTER =
   /^(?:(?!\band\b|\bbetween\b|;)[^"\u201c\u201d])*?\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
 
