@@ -547,7 +547,7 @@ function definedSide(index: DocIndex, c: TypedCandidate): Side {
 
 /**
  * The term a name is defined as where it is introduced: `X, a Delaware corporation ("Provider")`
- * → "Provider"; and a value defined where it is written: `as of August 11, 2011 (the "Effective
+ * → "Provider"; and a value defined where it is written: `as of August 11, 2011 (the "Closing
  * Date")`, `eighteen months (the "Standstill Period")`, read from right after it.
  */
 function definedTermOf(index: DocIndex, c: TypedCandidate): string | null {
@@ -580,7 +580,7 @@ function definedValueOf(index: DocIndex, c: TypedCandidate): string | null {
     .join(' ');
   return DEFINED_VALUE.exec(after)?.[1] ?? null;
 }
-/** `(the "Effective Date")` opening the words right after a value. */
+/** `(the "Closing Date")` opening the words right after a value. */
 const DEFINED_VALUE = /^,?\s*\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
 const DEFINED_AFTER =
   /^(?:(?!\band\b|\bbetween\b|;)[^"\u201c\u201d])*?\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
