@@ -2,6 +2,7 @@
 import { type Ev, ev, pdfDoc, Questions } from '../questions.ts';
 import { hashSeed, makeRng } from '../rng.ts';
 import {
+  addDays,
   companyName,
   duration,
   fmtDate,
@@ -113,7 +114,15 @@ async function generate(seed: number) {
         'Unilateral Non-Disclosure Agreement',
       ]);
   const bAddr = usAddressIn(rng, stateB!);
-  const formal = `This ${title} (this "Agreement") is entered into as of ${dayText} by and between ${a}, ${entityPhrase(rng, stateA!)} ("${labelA}"), and ${b}, ${individual ? `an individual residing at ${bAddr.lines.join(', ')}` : entityPhrase(rng, stateB!)} ("${labelB}").`;
+  // Own stream. Agreements often define their date ("as of … (the "Effective Date")") and refer to
+  // an earlier agreement of the same parties by its date: a date written alike that is not theirs.
+  const dr = makeRng(hashSeed('nda:dates', seed));
+  const definedDay = dr.chance(0.5) ? ' (the "Effective Date")' : '';
+  const earlierKind = dr.pick(['Master Services', 'License', 'Supply', 'Collaboration']);
+  const earlier = dr.chance(0.35)
+    ? `${a} and ${b} are parties to a ${earlierKind} Agreement dated as of ${fmtDate(addDays(day, -dr.int(30, 900)), proseDateStyle(dr, LOCALES.US))} (the "${earlierKind} Agreement"), and wish to exchange information in connection with it.`
+    : null;
+  const formal = `This ${title} (this "Agreement") is entered into as of ${dayText}${definedDay} by and between ${a}, ${entityPhrase(rng, stateA!)} ("${labelA}"), and ${b}, ${individual ? `an individual residing at ${bAddr.lines.join(', ')}` : entityPhrase(rng, stateB!)} ("${labelB}").`;
   // Many agreements name their parties plainly ("between X and Y."); own stream, so every other
   // draw of the document stays as it was.
   const plain = makeRng(hashSeed('nda-plain-parties', seed)).chance(0.3);
@@ -147,6 +156,7 @@ async function generate(seed: number) {
           text: plain ? `This ${title} is effective as of ${dayText} between ${a} and ${b}.` : formal,
           keys: ['day', 'a', 'b'],
         },
+    ...(earlier ? [{ text: earlier }] : []),
   ];
   const mutualText = mutual
     ? 'This Agreement is mutual: each party may disclose Confidential Information to the other, and each party shall act as a Receiving Party for information it receives.'
