@@ -382,6 +382,17 @@ describe('local engine on documents it has never seen, through the upload pipeli
     }
   }
 
+  /** "Does this agreement state a fixed term or duration?" answers `stated`, citing text of the document. */
+  async function expectFixedTerm(fileId: string, pages: string[][], stated: boolean) {
+    const fixed = await answer(fileId, {
+      prompt: 'Does this agreement state a fixed term or duration?',
+      outputType: 'boolean',
+    });
+    expect(fixed.value?.value, show(fixed)).toBe(stated);
+    expect((fixed.citations as Json[]).length, show(fixed)).toBeGreaterThan(0);
+    expectQuotesWritten(fixed, fileId, pages, 'fixed term');
+  }
+
   /** Invoices whose header has the invoice number first, second and third among its labelled lines. */
   async function invoices(name: string, opts: { unpaid?: boolean } = {}) {
     const out: { inv: Invoice; fileId: string }[] = [];
@@ -2062,13 +2073,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expect(cell.value?.value, show(cell)).toBe(term);
       expect((cell.citations as Json[])[0]?.quote, show(cell)).toContain(term);
       expectQuotesWritten(cell, id, [lines], 'term');
-      const fixed = await answer(id, {
-        prompt: 'Does this agreement state a fixed term or duration?',
-        outputType: 'boolean',
-      });
-      expect(fixed.value?.value, show(fixed)).toBe(true);
-      expect((fixed.citations as Json[]).length, show(fixed)).toBeGreaterThan(0);
-      expectQuotesWritten(fixed, id, [lines], 'fixed term');
+      await expectFixedTerm(id, [lines], true);
     }
   });
   // An employee's confidentiality agreement restrains the employee for periods counted from the
@@ -2106,13 +2111,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expect(cell.status, show(cell)).toBe('SUCCESS');
       expect(cell.value?.value ?? null, show(cell)).toBe(stated ? term : null);
       if (stated) expectQuotesWritten(cell, id, [lines], 'term');
-      const fixed = await answer(id, {
-        prompt: 'Does this agreement state a fixed term or duration?',
-        outputType: 'boolean',
-      });
-      expect(fixed.value?.value, show(fixed)).toBe(stated);
-      expect((fixed.citations as Json[]).length, show(fixed)).toBeGreaterThan(0);
-      expectQuotesWritten(fixed, id, [lines], 'fixed term');
+      await expectFixedTerm(id, [lines], stated);
     }
   });
   // "How long" asks for a length of time: a document that writes none states no term, however

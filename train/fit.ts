@@ -499,11 +499,12 @@ export interface FitReport {
  */
 function learnAssociations(prepared: Prepared[]): Associations {
   // Per answer group, so each has its own base rate (a third of pictures are right, few words are).
+  // Keyed by table group: an answer group, or its clause-word table (clauseGroup).
   const counters = new Map<
-    Group,
+    string,
     { folds: AssociationCounter[]; families: Map<string, AssociationCounter> }
   >();
-  const counterOf = (g: Group) => {
+  const counterOf = (g: string) => {
     let c = counters.get(g);
     if (!c) {
       c = { folds: [new AssociationCounter(), new AssociationCounter()], families: new Map() };
@@ -527,7 +528,7 @@ function learnAssociations(prepared: Prepared[]): Associations {
     const c = counterOf(p.group);
     const family = c.families.get(p.ex.family) ?? new AssociationCounter();
     c.families.set(p.ex.family, family);
-    const cc = counterOf(clauseGroup(p.group) as Group);
+    const cc = counterOf(clauseGroup(p.group));
     const clauseFamily = cc.families.get(p.ex.family) ?? new AssociationCounter();
     cc.families.set(p.ex.family, clauseFamily);
     for (const i of chosen) {
@@ -545,8 +546,7 @@ function learnAssociations(prepared: Prepared[]): Associations {
       ...p.positives.flatMap((pos, i) => (pos ? [i] : [])),
       ...rivals.slice(0, 60).map(({ i }) => i),
     ]) {
-      const s = p.e.scored[i]!;
-      const clause = fitsKind(p.e.ctx.query, s.cand) ? clauseContext(p.e.ctx.index, s.cand) : '';
+      const clause = clauseContext(p.e.ctx.index, p.e.ctx.query, p.e.scored[i]!.cand);
       if (!clause) continue;
       cc.folds[foldOf(p)]!.add(p.e.ctx.query.focus, [clause], p.positives[i]!);
       clauseFamily.add(p.e.ctx.query.focus, [clause], p.positives[i]!);

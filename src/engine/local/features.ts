@@ -365,11 +365,12 @@ const ASSOC_CLAUSE_MEAN = FEATURES.indexOf('assocClauseMean');
 const CLAUSE_WINDOW = 8;
 
 /**
- * The words around a value inside its sentence, the value's own left out: "for a period of … following
- * the termination of my employment" says whose period it is, as a label says it in a form.
+ * The words around a value of the asked kind inside its sentence, the value's own left out: "for a
+ * period of … following the termination of my employment" says whose period it is, as a label
+ * says it in a form. '' for any other candidate.
  */
-export function clauseContext(index: DocIndex, c: TypedCandidate): string {
-  if (c.picture || c.at.unit.kind !== 'sentence') return '';
+export function clauseContext(index: DocIndex, query: Query, c: TypedCandidate): string {
+  if (c.picture || c.at.unit.kind !== 'sentence' || !fitsKind(query, c)) return '';
   const ids = c.at.unit.words;
   const page = index.doc.pages[c.at.page]!;
   const around = [
@@ -563,22 +564,20 @@ function definedTermOf(index: DocIndex, c: TypedCandidate): string | null {
   const key = `${c.at.unit.id}:${c.at.to}`;
   const hit = memo.get(key);
   if (hit !== undefined) return hit;
-  const page = index.doc.pages[c.at.page]!;
-  const after = c.at.unit.words
-    .slice(c.at.to + 1, c.at.to + 41)
-    .map((w) => page.words[w]!.text)
-    .join(' ');
-  const term = DEFINED_AFTER.exec(after)?.[1] ?? null;
+  const term = DEFINED_AFTER.exec(wordsAfter(index, c, 40))?.[1] ?? null;
   memo.set(key, term);
   return term;
 }
 function definedValueOf(index: DocIndex, c: TypedCandidate): string | null {
+  return DEFINED_VALUE.exec(wordsAfter(index, c, 6))?.[1] ?? null;
+}
+/** Up to n words of the candidate's unit after it, as text. */
+function wordsAfter(index: DocIndex, c: TypedCandidate, n: number): string {
   const page = index.doc.pages[c.at.page]!;
-  const after = c.at.unit.words
-    .slice(c.at.to + 1, c.at.to + 7)
+  return c.at.unit.words
+    .slice(c.at.to + 1, c.at.to + 1 + n)
     .map((w) => page.words[w]!.text)
     .join(' ');
-  return DEFINED_VALUE.exec(after)?.[1] ?? null;
 }
 /** `(the "Closing Date")` opening the words right after a value. */
 const DEFINED_VALUE = /^,?\s*\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
@@ -679,7 +678,7 @@ export function fillAssociations(
   x[ASSOC_LEFT_MEAN] = associationMean(table, group, query.focus, near.left);
   x[ASSOC_ABOVE_MEAN] = associationMean(table, group, query.focus, near.above);
   x[ASSOC_HEADING_MEAN] = associationMean(table, group, query.focus, near.heading);
-  const clause = fitsKind(query, c) ? clauseContext(index, c) : '';
+  const clause = clauseContext(index, query, c);
   x[ASSOC_CLAUSE] = associationScore(table, clauseGroup(group), query.focus, clause);
   x[ASSOC_CLAUSE_MEAN] = associationMean(table, clauseGroup(group), query.focus, clause);
 }
@@ -742,13 +741,12 @@ export function featuresOf(
   set('nWords', clip(Math.log1p(words.length) / 3));
   // The unit a duration is asked in ("how many months") is part of its answer, no echo of the question.
   const stems = contentStems(c.text).filter((s) => !(ctx.query.unit && TIME_UNIT.test(s)));
-  set(
-    'promptInValue',
-    stems.length ? stems.filter((s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8).length / stems.length : 0,
-  );
+  // A word the question itself uses, not only a relative of one.
+  const asked = (s: string) => (ctx.exact.weights.get(s) ?? 0) >= 0.8;
+  set('promptInValue', stems.length ? stems.filter(asked).length / stems.length : 0);
   set('repeat', clip(Math.log1p((counts.get(valueKey(c)) ?? 1) - 1) / 2));
   if (c.traits.isDuration && !c.picture) {
-    const anchor = anchorOf(index, c, (s) => (ctx.exact.weights.get(s) ?? 0) >= 0.8 && !TIME_UNIT.test(s));
+    const anchor = anchorOf(index, c, (s) => asked(s) && !TIME_UNIT.test(s));
     set('anchorSelf', anchor === 'self' ? 1 : 0);
     set('anchorOther', anchor === 'other' ? 1 : 0);
   }
