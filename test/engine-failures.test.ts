@@ -2204,4 +2204,119 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(cell, id, [lines], 'term');
     },
   );
+  // Which end of a span is asked: a statement's summary writes its opening balance as "brought
+  // forward" and its closing one as "carried forward", and every row of its table holds a
+  // running balance under "Balance"; the period's dates stand after "Period from" and "To".
+  it(`2.2 number / date: the balance and the day at the asked end of a statement's period (seed ${SEED})`, async () => {
+    const rng = rngFor('statement ends');
+    const money = (v: number) =>
+      v.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const year = rng.int(2019, 2027);
+    const month = rng.int(1, 11);
+    const day = (d: number) => `${String(d).padStart(2, '0')}/${String(month).padStart(2, '0')}/${year}`;
+    const iso = (d: number) => `${year}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+    const [first, last] = [rng.int(1, 3), rng.int(26, 28)];
+    const opening = rng.int(100_000, 900_000) / 100;
+    const rows: [string, number][] = Array.from({ length: rng.int(4, 7) }, () => [
+      rng.pick(['CARD PURCHASE', 'DIRECT DEBIT', 'TRANSFER FROM', 'CASH DEPOSIT', 'STANDING ORDER']),
+      (rng.chance(0.5) ? 1 : -1) * (rng.int(1_000, 60_000) / 100),
+    ]);
+    let balance = opening;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 60, text: `${brand(rng.pick(COMPANIES))} Bank`, size: 14 },
+      { x: 60, top: 90, text: 'Account statement' },
+      { x: 60, top: 110, text: rng.pick(PEOPLE) },
+      { x: 350, top: 110, text: 'Period from' },
+      { x: 450, top: 110, text: day(first) },
+      { x: 350, top: 126, text: 'To' },
+      { x: 450, top: 126, text: day(last) },
+      { x: 350, top: 142, text: 'Statement date' },
+      { x: 450, top: 142, text: day(last + 1) },
+      { x: 60, top: 240, text: 'Date' },
+      { x: 140, top: 240, text: 'Description' },
+      { x: 380, top: 240, text: 'Amount' },
+      { x: 470, top: 240, text: 'Balance' },
+    ];
+    rows.forEach(([what, amount], i) => {
+      balance = Math.round((balance + amount) * 100) / 100;
+      const top = 258 + i * 16;
+      placed.push(
+        { x: 60, top, text: day(first + i + 1) },
+        { x: 140, top, text: what },
+        { x: 380, top, text: money(amount) },
+        { x: 470, top, text: money(balance) },
+      );
+    });
+    placed.push(
+      { x: 60, top: 170, text: 'Balance brought forward' },
+      { x: 250, top: 170, text: money(opening) },
+      { x: 60, top: 186, text: 'Balance carried forward' },
+      { x: 250, top: 186, text: money(balance) },
+    );
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'statement.pdf');
+    const start = await answer(id, { prompt: 'Balance at the start of the period', outputType: 'number' });
+    expect(start.value, show(start)).toEqual({ type: 'number', value: opening });
+    expectQuotesWritten(start, id, [lines], 'opening balance');
+    const end = await answer(id, { prompt: 'Ending balance', outputType: 'number' });
+    expect(end.value, show(end)).toEqual({ type: 'number', value: balance });
+    const ends = await answer(id, { prompt: 'When does the statement period end?', outputType: 'date' });
+    expect(ends.value, show(ends)).toEqual({ type: 'date', value: iso(last) });
+    expectQuotesWritten(ends, id, [lines], 'period end');
+  });
+  // One verb names both sides of a relation: the insurer acts, the insured is covered. A box
+  // captioned "INSURED" holds the policyholder's name, which shares every letter of "insurer"
+  // but the ending; the insurer is the one written after its own caption.
+  it(`2.2 text_quote: the insurer asked for is not the name under "INSURED" (seed ${SEED})`, async () => {
+    const rng = rngFor('insurer and insured');
+    const [holder, insurer] = rng.sample(COMPANIES, 2) as [string, string];
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 150, top: 60, text: 'CERTIFICATE OF LIABILITY INSURANCE', size: 14 },
+      { x: 60, top: 110, text: 'INSURED' },
+      { x: 330, top: 110, text: 'INSURER(S) AFFORDING COVERAGE' },
+      { x: 60, top: 128, text: holder },
+      { x: 330, top: 128, text: `INSURER A: ${insurer}` },
+      {
+        x: 60,
+        top: 146,
+        text: `${rng.int(10, 9999)} ${rng.pick(['Quarry Lane', 'Linden Parkway', 'Millbrook Avenue'])}`,
+      },
+      {
+        x: 60,
+        top: 200,
+        text: 'This certificate is issued as a matter of information only and confers no rights upon the holder.',
+      },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'certificate.pdf');
+    const cell = await answer(id, {
+      prompt: 'Which insurer provides the coverage?',
+      outputType: 'text_quote',
+    });
+    expect(loose(String(cell.value?.value)), show(cell)).toBe(loose(insurer));
+    expectQuotesWritten(cell, id, [lines], 'insurer');
+  });
+  // A street written in a clause with its town and postcode, then defined as what the question
+  // names ("located at 2417 Maple Avenue, Clinton, NC 89275 (the "Premises")"): the street answers,
+  // not the title of the lease that shares the question's words.
+  it(`2.2 text_quote: the street of the premises, defined as such in a clause (seed ${SEED})`, async () => {
+    const rng = rngFor('defined premises');
+    const [landlord, tenant] = rng.sample(PEOPLE, 2) as [string, string];
+    const street = `${rng.int(10, 9999)} ${rng.pick(['Harbor View Road', 'Sandpiper Court', 'Copperfield Street', 'Willow Bend Drive'])}`;
+    const [city, state] = rng.pick(CITIES);
+    const lines = [
+      'RESIDENTIAL LEASE AGREEMENT',
+      `This Residential Lease Agreement is made between ${landlord} (the "Landlord") and ${tenant} (the "Tenant").`,
+      `1. Premises. The Landlord leases to the Tenant a ${rng.pick(['single-family house', 'residential apartment'])} located at ${street}, ${city}, ${state} ${rng.int(10000, 99999)} (the "Premises"), together with its fixtures.`,
+      `2. Rent. The Tenant shall pay a monthly rent of $${rng.int(9, 30)}00.00 on the first day of each month.`,
+      `3. Governing law. This Lease is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'lease.pdf');
+    const cell = await answer(id, {
+      prompt: 'What is the street address of the premises?',
+      outputType: 'text_quote',
+    });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(street);
+    expectQuotesWritten(cell, id, [lines], 'premises street');
+  });
 });

@@ -6,6 +6,7 @@ import {
   FEATURES,
   featuresOf,
   fillAssociations,
+  fillPhaseElsewhere,
   fillRelative,
   fillSoleFit,
   fitsKind,
@@ -73,6 +74,7 @@ export function examine(
     return x;
   });
   fillSoleFit(xs, cands, query);
+  fillPhaseElsewhere(xs, cands);
   fillRelative(xs, ctx);
   const ranked = cands.map((cand, i) => ({ cand, x: xs[i]!, ...scoreOf(m, m.ranker, xs[i]!) }));
   ranked.sort((a, b) => b.rank - a.rank);
@@ -129,6 +131,8 @@ export const ANSWERABLE_FEATURES = [
   'deadlineUnmet',
   'anchorSelf',
   'anchorOther',
+  'contactUnasked',
+  'zero',
 ] as const;
 
 const AT = Object.fromEntries(FEATURES.map((f, i) => [f, i])) as Record<string, number>;
@@ -164,6 +168,9 @@ export function answerInputs(scored: readonly { p: number; x: ArrayLike<number> 
     // my employment") is that event's period: its standing out says little that the asked one is stated.
     anchorSelf: f('anchorSelf'),
     anchorOther: f('anchorOther'),
+    contactUnasked: f('contactUnasked'),
+    // A zero stands in a document for what is not charged ("VAT (0%) €0.00"): seldom the sum asked.
+    zero: f('trait:zero'),
   };
   return ANSWERABLE_FEATURES.map((k) => values[k]);
 }

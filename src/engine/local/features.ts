@@ -4,7 +4,7 @@ import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, nearbyOf } from './nearby.ts';
-import type { Query } from './query.ts';
+import type { Phase, Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
@@ -41,6 +41,8 @@ export interface ScoringContext {
   excludedRelated: Set<string>;
   /** Antonyms of the prompt's words ("close" and "shut" for "opening"), none of the prompt's own. */
   opposed: Set<string>;
+  /** The other party of the prompt's role words, as written: "insured" for "insurer", "lessee" for "lessor". */
+  counterparts: Set<string>;
   /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
   bestLineLabel: number;
   /** Per value (valueKey), the caption sides its occurrences sit under: bit 1 issuing, bit 2 receiving. */
@@ -59,6 +61,34 @@ function opposedStems(query: Query): Set<string> {
     for (const a of antonymStems(t)) if (!own.has(a)) out.add(a);
   }
   return out;
+}
+
+/**
+ * English names the two sides of a relation from one verb: the one who acts in -er or -or
+ * ("insurer", "lessor", "payer"), the one acted on in -ee ("lessee", "payee") or, as a caption
+ * of its own, -ed ("INSURED" above a name, but not "Approved by"). A caption naming the other
+ * side names the opposite of what is asked, though the stems agree.
+ */
+function counterpartsOf(prompt: string): Set<string> {
+  const words = prompt.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const out = new Set<string>();
+  for (const w of words) {
+    if (w.length < 5) continue;
+    const agent = /^(\p{L}{3,}?)(?:er|or)$/u.exec(w);
+    const patient = /^(\p{L}{3,}?)ee$/u.exec(w);
+    if (agent) for (const f of ['ee', 'ed']) out.add(agent[1] + f);
+    if (patient) for (const f of ['er', 'or']) out.add(patient[1] + f);
+  }
+  for (const w of words) out.delete(w);
+  return out;
+}
+/** Whether a caption names the counterpart of the side asked for (counterpartsOf). */
+function namesCounterpart(counterparts: Set<string>, text: string): boolean {
+  if (counterparts.size === 0) return false;
+  const agentNamed = /\bby\b/i.test(text);
+  return (text.toLowerCase().match(/\p{L}+/gu) ?? []).some(
+    (w) => counterparts.has(w) && !(agentNamed && w.endsWith('ed')),
+  );
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -83,6 +113,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     evidence: new Map(),
     excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
     opposed: opposedStems(query),
+    counterparts: counterpartsOf(query.prompt),
     bestLineLabel: index.passages.reduce(
       (m, p) => (p.words.length <= 6 ? Math.max(m, labelScore(p.text, exact)) : m),
       0,
@@ -282,6 +313,11 @@ export const FEATURES: readonly string[] = [
   'assocClauseMean',
   'anchorSelf',
   'anchorOther',
+  'phaseAgrees',
+  'phaseOpposes',
+  'contactUnasked',
+  'phaseAgreedElsewhere',
+  'phaseOpposedElsewhere',
 ];
 const AT: Record<string, number> = Object.fromEntries(FEATURES.map((f, i) => [f, i]));
 export const FEATURE_COUNT = FEATURES.length;
@@ -310,6 +346,36 @@ function signatureBlock(page: EnginePage, c: TypedCandidate, nearText: string): 
 /** Words that make the value after them a limit: "by", "until", "due", "no later than", "expires", in the languages documents use most. */
 const DEADLINE_CUE =
   /\b(?:by|until|till|before|due|deadline|expir\w*|expiry|later than|through|thru|bis|tot|avant|jusqu\w*|uiterlijk|spätestens)\b/i;
+
+/** How captions and the words before a value name one end of a span ("Period from", "To", "brought forward"). */
+const PHASE_WRITTEN: readonly [Phase, RegExp][] = [
+  [
+    'start',
+    /\b(?:from|since|start(?:s|ing)?|begin(?:s|ning)?|commenc\w*|opening|initial|brought forward|b\/f|previous|prior|inception)\b/i,
+  ],
+  [
+    'end',
+    /\b(?:to|until|till|through|thru|end(?:s|ed|ing)?|closing|expir\w*|expiry|final|carried forward|c\/f|new balance)\b|^\s*[-\u2013\u2014]\s*$/i,
+  ],
+];
+const phaseIn = (text: string): Phase | null => {
+  const hits = PHASE_WRITTEN.filter(([, re]) => re.test(text));
+  return hits.length === 1 ? hits[0]![0] : null;
+};
+/** The end of a span a value is written as: by the nearest words before it, else its caption. */
+function writtenPhase(before: string[], captions: string[]): Phase | null {
+  for (const w of before.slice(-3).reverse()) {
+    // Another value between ("TRANSFER FROM … -12.00 8,432.34"): its words are its own.
+    if (/\d/.test(w)) break;
+    const p = phaseIn(w.replace(/[,:;(]+$/, ''));
+    if (p) return p;
+  }
+  for (const t of captions) {
+    const p = t.trim().split(/\s+/).length <= 5 ? phaseIn(t) : null;
+    if (p) return p;
+  }
+  return null;
+}
 
 /** Stems of the units a length of time is written in. */
 const TIME_UNIT = /^(?:day|week|month|year)s?$/;
@@ -569,6 +635,9 @@ function definedTermOf(index: DocIndex, c: TypedCandidate): string | null {
   return term;
 }
 function definedValueOf(index: DocIndex, c: TypedCandidate): string | null {
+  // A street is defined with its town and postcode after it: `2417 Maple Avenue, Clinton, NC
+  // 89275 (the "Premises")`.
+  if (c.traits.addressShape) return DEFINED_ADDRESS.exec(wordsAfter(index, c, 12))?.[1] ?? null;
   return DEFINED_VALUE.exec(wordsAfter(index, c, 6))?.[1] ?? null;
 }
 /** Up to n words of the candidate's unit after it, as text. */
@@ -581,6 +650,10 @@ function wordsAfter(index: DocIndex, c: TypedCandidate, n: number): string {
 }
 /** `(the "Closing Date")` opening the words right after a value. */
 const DEFINED_VALUE = /^,?\s*\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
+const DEFINED_ADDRESS = new RegExp(
+  String.raw`^(?:,?\s*[\p{Lu}\d][\p{L}\d.'-]*){0,6}` + DEFINED_VALUE.source.slice(1),
+  'u',
+);
 const DEFINED_AFTER =
   /^(?:(?!\band\b|\bbetween\b|;)[^"\u201c\u201d])*?\(\s*(?:the\s+|hereinafter\s+)?["\u201c]([\p{Lu}][\p{L} ]{1,30})["\u201d]/u;
 
@@ -789,9 +862,10 @@ export function featuresOf(
   set('geoAboveExact', labelScore(near.above, ctx.exact));
   set('geoAboveGap', clip(near.aboveGap / 12));
   // A label naming the opposite of what is asked ("Closing balance", "Period to", "Debit").
-  const opposed = (text: string) => (literalStems(text).some((s) => ctx.opposed.has(s)) ? 1 : 0);
-  if (ctx.opposed.size) {
-    set('opposedLabel', Math.max(opposed(e.nearText), opposed(near.left)));
+  const opposed = (text: string) =>
+    literalStems(text).some((s) => ctx.opposed.has(s)) || namesCounterpart(ctx.counterparts, text) ? 1 : 0;
+  if (ctx.opposed.size || ctx.counterparts.size) {
+    set('opposedLabel', Math.max(opposed(e.nearText), opposed(near.left), opposed(shortCaption(near.above))));
     set('opposedColumn', opposed(near.columnHead));
   }
   set('geoHeading', labelScore(near.heading, query));
@@ -808,11 +882,24 @@ export function featuresOf(
   set('geoColumn', column);
   set('geoRow', row);
   set('geoRowXColumn', column * row);
+  // One end of a span against the other: "Balance brought forward" opens a statement that
+  // "Balance carried forward" closes, "Period from … To …" names both dates.
+  if (query.phase && !c.picture) {
+    const written = writtenPhase(
+      before.map((w) => page.words[w]?.text ?? ''),
+      [e.nearText, near.left, near.above, near.columnHead, near.rowHead],
+    );
+    set('phaseAgrees', written === query.phase ? 1 : 0);
+    set('phaseOpposes', written && written !== query.phase ? 1 : 0);
+    // The other end's caption names the opposite of what is asked, as an antonym does: what a
+    // scorer learned of opposed labels on dates holds for balances it never saw asked.
+    if (written && written !== query.phase) x[AT.opposedLabel!] = 1;
+  }
   // A row named by what it holds: a statement line whose "Paid in" cell is filled is a deposit.
   const filled = filledColumnsOf(index, c.at);
   if (filled.length) {
     set('rowFilledAsked', Math.max(...filled.map((h) => labelScore(h, query))));
-    if (ctx.opposed.size) set('rowFilledOpposed', Math.max(...filled.map(opposed)));
+    if (ctx.opposed.size || ctx.counterparts.size) set('rowFilledOpposed', Math.max(...filled.map(opposed)));
   }
   // Two to four capitalised words without a corporate suffix read as a person's name, unless
   // every one is an ordinary word: "Annual Operations Report" is a title, not a person.
@@ -879,6 +966,10 @@ export function featuresOf(
     const shape = contactOf(c);
     set('qContact*fits', shape === query.contact ? 1 : 0);
     set('qContact*other', shape !== null && shape !== query.contact ? 1 : 0);
+  } else {
+    // A telephone number, an e-mail or a web address answering a question about something else:
+    // a customer number left off a statement is not the service line printed where it would be.
+    set('contactUnasked', contactOf(c) !== null ? 1 : 0);
   }
   if (query.tail !== null) {
     const fits = fitsTail(query.tail, c);
@@ -956,6 +1047,29 @@ export function fillSoleFit(
   });
   xs.forEach((x, i) => {
     x[AT.soleFit!] = fits[i] ? 1 / values.size : 0;
+  });
+}
+
+/**
+ * A value written elsewhere at one end of the span ("Balance carried forward 7,200.05") is that
+ * end's value where it stands without a caption too: the last row's running balance is the
+ * closing one, no opening balance. Only when no occurrence is written at the other end.
+ */
+export function fillPhaseElsewhere(
+  xs: readonly (Float64Array | Float32Array)[],
+  cands: readonly TypedCandidate[],
+): void {
+  const agrees = new Set<string>();
+  const opposes = new Set<string>();
+  cands.forEach((c, i) => {
+    if (xs[i]![AT.phaseAgrees!]) agrees.add(valueKey(c));
+    if (xs[i]![AT.phaseOpposes!]) opposes.add(valueKey(c));
+  });
+  if (agrees.size === 0 && opposes.size === 0) return;
+  cands.forEach((c, i) => {
+    const k = valueKey(c);
+    xs[i]![AT.phaseAgreedElsewhere!] = agrees.has(k) && !opposes.has(k) ? 1 : 0;
+    xs[i]![AT.phaseOpposedElsewhere!] = opposes.has(k) && !agrees.has(k) ? 1 : 0;
   });
 }
 

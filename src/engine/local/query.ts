@@ -16,6 +16,11 @@ export interface Query {
   terms: string[];
   /** For ranges (periods, schedules): which end the prompt asks for. */
   rangeEnd: 'start' | 'end' | null;
+  /**
+   * Which end of a span the question asks for by its words alone ("opening balance", "when does
+   * the period end"); unlike rangeEnd, never by "first" or "last" ("the last payment" is the latest).
+   */
+  phase: Phase | null;
   /** The question asks by when something must happen or stops holding (a deadline, an expiry). */
   deadline: boolean;
   /** "How many months" etc.: the unit a number answer is wanted in. */
@@ -45,10 +50,33 @@ export interface Query {
   tail: number | null;
 }
 
+export type Phase = 'start' | 'end';
+const PHASE_ASKED: readonly [Phase, RegExp][] = [
+  ['start', /\b(?:start(?:s|ing)?|begin(?:s|ning)?|commence\w*|opening|initial|inception)\b/],
+  ['end', /\b(?:end(?:s|ed|ing)?|final|until|through|expir\w*|expiry|closing)\b/],
+];
+/**
+ * Words documents write one end of a span with, related to a question asking for that end: a
+ * statement opens with the balance "brought forward" or "previous", a term "commences" and
+ * "expires". The other end's words are opposites (features.ts).
+ */
+const PHASE_RELATED: Record<Phase, readonly string[]> = {
+  start: ['start', 'begin', 'commence', 'commencement', 'opening', 'initial', 'brought', 'previous', 'prior'],
+  end: ['end', 'close', 'closing', 'expire', 'expiry', 'expiration', 'final', 'carried', 'new'],
+};
+function phaseAsked(text: string): Phase | null {
+  const hits = PHASE_ASKED.filter(([, re]) => re.test(text));
+  return hits.length === 1 ? hits[0]![0] : null;
+}
+
 export const RELATED_WEIGHT = 0.35;
 /** A derived form of a prompt word ("inspector" for "inspect") weighs nearly as the word itself. */
 const DERIVED_SHARE = 0.8;
 const FALLBACK_WEIGHT = 0.5;
+/** Words that say what an answer includes or leaves out ("including tax", "net of fees"). */
+const QUALIFIER =
+  /\b(?:including|incl\.?|inclusive of|excluding|excl\.?|exclusive of|net of)\s+([a-z][a-z' -]*)/g;
+const QUALIFIER_WEIGHT = 0.5;
 /** A conditional fallback: "If the form has no case number, give its file reference." */
 const FALLBACK =
   /\bif\b[^.?,]*\b(?:no|not|none|without|missing|absent|lacks?)\b[^.?]*?,\s*(?:then\s+)?(?:give|use|return|answer with|report|take)\b([^.?]*)[.?]?/g;
@@ -112,11 +140,18 @@ export function analyzeQuery(prompt: string): Query {
   const head = asked.replace(/\([^)]*\)/g, ' ');
   const aside = [...asked.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]!).join(' ');
   const terms = [...contentStems(head)];
-  const own = new Set(terms);
+  // "the total amount, including tax": what is included qualifies the answer, it is not it.
+  const qualifiers = [...head.matchAll(QUALIFIER)].map((m) => m[1]!).join(' ');
+  const own = new Set(contentStems(head.replace(QUALIFIER, ' ')));
   for (const t of contentStems(aside)) if (!terms.includes(t) && !excluded.has(t)) terms.push(t);
   const weights = new Map<string, number>();
   for (const t of contentStems(fallback)) weights.set(t, FALLBACK_WEIGHT);
   for (const t of contentStems(asked)) weights.set(t, 0.8);
+  for (const t of contentStems(qualifiers)) if (!own.has(t)) weights.set(t, QUALIFIER_WEIGHT);
+  for (const m of head.matchAll(QUALIFIER)) {
+    for (const t of contentStems(m[0].slice(0, m[0].length - m[1]!.length)))
+      if (!own.has(t)) weights.delete(t);
+  }
   for (const t of own) weights.set(t, 1);
   for (const t of excluded) if (!terms.includes(t)) weights.delete(t);
   // The question's own words in another language count as the words themselves.
@@ -149,6 +184,13 @@ export function analyzeQuery(prompt: string): Query {
   const endHits = (core.match(/\b(last|end|ending|final|until|through|expir\w*|latest|closing)\b/g) ?? [])
     .length;
   const rangeEnd = startHits > endHits ? 'start' : endHits > startHits ? 'end' : null;
+  const phase = phaseAsked(core);
+  if (phase) {
+    for (const w of PHASE_RELATED[phase]) {
+      const s = stem(w);
+      if (!STOPWORDS.has(w) && !weights.has(s)) weights.set(s, RELATED_WEIGHT);
+    }
+  }
   const unitMatch = core.match(
     /\bhow many (days|weeks|months|years)\b|\bin (days|weeks|months|years)\b|\b(percent|percentage)\b/,
   );
@@ -205,6 +247,7 @@ export function analyzeQuery(prompt: string): Query {
     weights,
     terms,
     rangeEnd,
+    phase,
     deadline: DEADLINE_ASKED.test(core),
     unit: unitWord as Query['unit'],
     kind,

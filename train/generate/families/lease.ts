@@ -21,6 +21,18 @@ import type { Family } from '../types.ts';
 import { proseDollars } from './contract.ts';
 import { askTitle, boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
 
+/** What a tenant may not do, counted out in one sentence of the use clause. */
+const RESTRICTIONS = [
+  'sublet the Premises or assign this Lease without prior written consent',
+  'make structural alterations to the Premises',
+  'store hazardous or flammable materials on the Premises',
+  'use the Premises for any unlawful purpose',
+  'cause a nuisance to neighbouring occupiers',
+  'install additional locks without providing a key',
+];
+/** Entries counted out in one sentence: "(a) …; (b) …" or "(i) …, (ii) …". */
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi'];
+
 const PROPERTY_TYPES = ['Apartment', 'Single-family house', 'Office', 'Retail unit', 'Warehouse'];
 const DESCRIPTIONS: Record<string, string[]> = {
   Apartment: ['a residential apartment', 'an apartment unit'],
@@ -77,6 +89,10 @@ async function generate(seed: number) {
       keys: ['landlord', 'tenants'],
     },
   ];
+  // Drawn apart, so the leases' other values stay as they were.
+  const rr = makeRng(hashSeed('lease:restrictions', seed));
+  const restrictions = rr.sample(RESTRICTIONS, rr.int(2, 4));
+  const roman = rr.chance(0.4);
   const clauses: Clause[] = [
     {
       heading: 'Premises',
@@ -140,6 +156,10 @@ async function generate(seed: number) {
       paras: [
         {
           text: `${tName} shall use the Premises only ${commercial ? 'for lawful business purposes' : 'as a private residence'}, keep them clean and in good condition, and promptly notify ${lName} of any needed repairs.`,
+        },
+        {
+          text: `${tName} shall not ${restrictions.map((r, i) => `(${roman ? ROMAN[i] : String.fromCharCode(97 + i)}) ${r}`).join(roman ? ', ' : '; ')}.`,
+          keys: ['restrictions'],
         },
         {
           text: `${lName} shall maintain the structure, roof, plumbing, heating and electrical systems of the Premises in good working order.`,
@@ -208,6 +228,15 @@ async function generate(seed: number) {
     'tenants',
     ['Who are the tenants?', 'List the tenants.', 'Names of the lessees'],
     tenants.map((t) => at('tenants', t)!),
+  );
+  q.items(
+    'restrictions',
+    [
+      'What may the tenant not do?',
+      'List the restrictions on the tenant.',
+      'Prohibited acts under the lease',
+    ],
+    restrictions.map((r) => at('restrictions', r)!),
   );
   q.text(
     'premises_street',
