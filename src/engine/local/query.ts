@@ -141,15 +141,16 @@ export function analyzeQuery(prompt: string): Query {
   const aside = [...asked.matchAll(/\(([^)]*)\)/g)].map((m) => m[1]!).join(' ');
   const terms = [...contentStems(head)];
   // "the total amount, including tax": what is included qualifies the answer, it is not it.
-  const qualifiers = [...head.matchAll(QUALIFIER)].map((m) => m[1]!).join(' ');
+  const qualified = [...head.matchAll(QUALIFIER)];
   const own = new Set(contentStems(head.replace(QUALIFIER, ' ')));
   for (const t of contentStems(aside)) if (!terms.includes(t) && !excluded.has(t)) terms.push(t);
   const weights = new Map<string, number>();
   for (const t of contentStems(fallback)) weights.set(t, FALLBACK_WEIGHT);
   for (const t of contentStems(asked)) weights.set(t, 0.8);
-  for (const t of contentStems(qualifiers)) if (!own.has(t)) weights.set(t, QUALIFIER_WEIGHT);
-  for (const m of head.matchAll(QUALIFIER)) {
-    for (const t of contentStems(m[0].slice(0, m[0].length - m[1]!.length)))
+  for (const [whole, what] of qualified) {
+    for (const t of contentStems(what!)) if (!own.has(t)) weights.set(t, QUALIFIER_WEIGHT);
+    // The marker itself ("including") names nothing.
+    for (const t of contentStems(whole.slice(0, whole.length - what!.length)))
       if (!own.has(t)) weights.delete(t);
   }
   for (const t of own) weights.set(t, 1);
