@@ -371,7 +371,10 @@ function writtenPhase(before: string[], captions: string[]): Phase | null {
     if (p) return p;
   }
   for (const t of captions) {
-    const p = t.trim().split(/\s+/).length <= 5 ? phaseIn(t) : null;
+    // A caption read across a row ("TRANSFER FROM  -362.05") names only what follows its last value.
+    const words = t.trim().split(/\s+/);
+    const own = words.slice(words.findLastIndex((w) => /\d/.test(w)) + 1);
+    const p = own.length && words.length <= 5 ? phaseIn(own.join(' ')) : null;
     if (p) return p;
   }
   return null;

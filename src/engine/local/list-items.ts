@@ -134,7 +134,10 @@ export function listItems(
   return distinctNames(withoutCounts(kept.map((s) => tidied.get(s)!)), (s) => String(s.cand.value));
 }
 
-/** The strongest run of two or more entries in one column: the rows of a table, the lines of a bulleted block. */
+/**
+ * The strongest run of two or more entries in one column (the rows of a table, the lines of a
+ * bulleted block) or in one written series.
+ */
 function bestRun(
   e: Examined,
   asksSummary: boolean,
@@ -144,12 +147,17 @@ function bestRun(
   let bestSum = 0;
   for (const anchor of e.scored.slice(0, 10)) {
     if ((SUMMARY_ROW.test(anchor.cand.text) && !asksSummary) || avoid(anchor)) continue;
-    const run = [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)];
-    if (run.length < 2 || run.some(avoid)) continue;
-    const sum = run.reduce((t, s) => t + s.p, 0);
-    if (sum > bestSum) {
-      bestSum = sum;
-      best = run;
+    // One column's rows, or the members of one series written in a sentence ("A, B and C").
+    for (const run of [
+      [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)],
+      [anchor, ...coordinatedWith(e, anchor, 0)],
+    ]) {
+      if (run.length < 2 || run.some(avoid)) continue;
+      const sum = run.reduce((t, s) => t + s.p, 0);
+      if (sum > bestSum) {
+        bestSum = sum;
+        best = run;
+      }
     }
   }
   return { items: best, sum: bestSum };

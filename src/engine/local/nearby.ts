@@ -171,7 +171,13 @@ function columnHeadOf(lines: readonly Line[], li: number, x0: number, x1: number
     const up = lines[l]!;
     if ((prevTop - up.box[3]) * H > 2.5 * line.height) break;
     const seg = up.segments.find((s) => Math.min(s.box[2], x1) - Math.max(s.box[0], x0) > 0);
-    if (!seg) break;
+    if (!seg) {
+      // A sparse column (a statement's "Credit", filled on some rows only): rows of figures
+      // with this cell empty are still the table, so its header is further up.
+      if (!figureRow(up)) break;
+      prevTop = up.box[1];
+      continue;
+    }
     head = seg.text;
     if (!valueLike(seg.text)) break;
     prevTop = up.box[1];
