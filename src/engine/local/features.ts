@@ -3,7 +3,7 @@ import type { EnginePage } from '../types.ts';
 import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
-import { filledColumnsOf, nearbyOf } from './nearby.ts';
+import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import type { Phase, Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, type Side } from './roles.ts';
@@ -45,6 +45,8 @@ export interface ScoringContext {
   counterparts: Set<string>;
   /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
   bestLineLabel: number;
+  /** Per-question figures memoised by name (the best filled-column score of a page). */
+  memo: Map<string, number>;
   /** Per value (valueKey), the caption sides its occurrences sit under: bit 1 issuing, bit 2 receiving. */
   valueSides?: Map<string, number>;
 }
@@ -114,6 +116,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
     opposed: opposedStems(query),
     counterparts: counterpartsOf(query.prompt),
+    memo: new Map(),
     bestLineLabel: index.passages.reduce(
       (m, p) => (p.words.length <= 6 ? Math.max(m, labelScore(p.text, exact)) : m),
       0,
@@ -903,6 +906,21 @@ export function featuresOf(
   if (filled.length) {
     set('rowFilledAsked', Math.max(...filled.map((h) => labelScore(h, query))));
     if (ctx.opposed.size || ctx.counterparts.size) set('rowFilledOpposed', Math.max(...filled.map(opposed)));
+  }
+  // Rows filling a column that answers better than any this row fills ("Paid in" against "Paid
+  // out" for the money paid in): this row is the other kind, as if its column were an antonym.
+  const li = lineOfWord(index, c.at.page)[c.at.unit.words[c.at.from]!]!;
+  const rows = filledRowsOf(index, c.at.page);
+  const own = rows.get(li);
+  if (own) {
+    const best = (heads: string[]) => Math.max(...heads.map((h) => labelScore(h, query)));
+    const memo = `filled-best:${c.at.page}`;
+    let pageBest = ctx.memo.get(memo);
+    if (pageBest === undefined) {
+      pageBest = Math.max(0, ...[...rows.values()].map(best));
+      ctx.memo.set(memo, pageBest);
+    }
+    if (best(own) < pageBest - 1e-9) x[AT.rowFilledOpposed!] = 1;
   }
   // Two to four capitalised words without a corporate suffix read as a person's name, unless
   // every one is an ordinary word: "Annual Operations Report" is a title, not a person.

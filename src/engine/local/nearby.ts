@@ -210,6 +210,31 @@ export function filledColumnsOf(index: DocIndex, at: Located): string[] {
   return out;
 }
 
+/**
+ * Per table row of figures on a page, the headers of every column its amounts fill (the row's own
+ * value included): the rows whose filled columns say what is asked, against the others.
+ */
+export function filledRowsOf(index: DocIndex, page: number): Map<number, string[]> {
+  const key = `filled-rows:${page}`;
+  const hit = index.memo.get(key) as Map<number, string[]> | undefined;
+  if (hit) return hit;
+  const out = new Map<number, string[]>();
+  const lines = index.layouts[page]!.lines;
+  const H = index.doc.pages[page]!.height || 792;
+  lines.forEach((line, li) => {
+    if (!figureRow(line)) return;
+    const heads: string[] = [];
+    for (const seg of line.segments) {
+      if (!valueLike(seg.text) || !/\d/.test(seg.text)) continue;
+      const head = columnHeadOf(lines, li, seg.box[0], seg.box[2], H);
+      if (head && !valueLike(head)) heads.push(head);
+    }
+    if (heads.length) out.set(li, heads);
+  });
+  index.memo.set(key, out);
+  return out;
+}
+
 /** A line numbered as a section: "3. Recommendations", "2.1 Fees", "IV. Term", "ARTICLE 5", "Section 7". */
 const NUMBERED_HEADING =
   /^(?:\d{1,2}(?:\.\d{1,2})*\.?|[IVX]{1,6}\.|(?:article|section|part|schedule)\s+[\dIVX]+[.:]?)(?:\s+\p{Lu}|$)/iu;
