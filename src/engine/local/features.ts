@@ -39,6 +39,8 @@ export interface ScoringContext {
   evidence: Map<string, [Evidence, Evidence]>;
   /** Lexicon relatives of the words the prompt rules out. */
   excludedRelated: Set<string>;
+  /** What the answer includes or leaves out, with its lexicon relatives ("tax", "vat" for "including tax"). */
+  parts: Set<string>;
   /** Antonyms of the prompt's words ("close" and "shut" for "opening"), none of the prompt's own. */
   opposed: Set<string>;
   /** The other party of the prompt's role words, as written: "insured" for "insurer", "lessee" for "lessor". */
@@ -114,6 +116,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     pageCount: index.doc.pages.length,
     evidence: new Map(),
     excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
+    parts: new Set([...query.qualifiers].flatMap((s) => [s, ...relatedStems(s)])),
     opposed: opposedStems(query),
     counterparts: counterpartsOf(query.prompt),
     memo: new Map(),
@@ -381,6 +384,49 @@ function writtenPhase(before: string[], captions: string[]): Phase | null {
     if (p) return p;
   }
   return null;
+}
+
+/**
+ * A caption naming only a part of what is asked: "Tax" beside the tax when the total including
+ * tax is asked holds that part, not the total.
+ */
+function namesOnlyPart(parts: Set<string>, text: string): boolean {
+  if (!parts.size) return false;
+  const stems = literalStems(text).filter((s) => !/\d/.test(s));
+  return stems.length > 0 && stems.every((s) => parts.has(s));
+}
+
+/**
+ * Whether another row of the table fills a column this one leaves empty that answers better,
+ * while this one fills a column that row leaves empty.
+ */
+function alternativeAnswersBetter(
+  ctx: ScoringContext,
+  index: DocIndex,
+  page: number,
+  line: number,
+  own: string[],
+): boolean {
+  const score = (h: string) => {
+    const key = `filled-head:${h}`;
+    let v = ctx.memo.get(key);
+    if (v === undefined) {
+      v = labelScore(h, ctx.query);
+      ctx.memo.set(key, v);
+    }
+    return v;
+  };
+  const mine = Math.max(...own.map(score));
+  const rows = filledRowsOf(index, page);
+  // Rows of one table: the unbroken run of figure rows around this one.
+  for (const dir of [-1, 1]) {
+    for (let l = line + dir; rows.has(l); l += dir) {
+      const heads = rows.get(l)!;
+      if (!heads.some((h) => !own.includes(h) && score(h) > mine + 1e-9)) continue;
+      if (own.some((h) => !heads.includes(h))) return true;
+    }
+  }
+  return false;
 }
 
 /** Stems of the units a length of time is written in. */
@@ -869,8 +915,12 @@ export function featuresOf(
   set('geoAboveGap', clip(near.aboveGap / 12));
   // A label naming the opposite of what is asked ("Closing balance", "Period to", "Debit").
   const opposed = (text: string) =>
-    literalStems(text).some((s) => ctx.opposed.has(s)) || namesCounterpart(ctx.counterparts, text) ? 1 : 0;
-  if (ctx.opposed.size || ctx.counterparts.size) {
+    literalStems(text).some((s) => ctx.opposed.has(s)) ||
+    namesCounterpart(ctx.counterparts, text) ||
+    namesOnlyPart(ctx.parts, text)
+      ? 1
+      : 0;
+  if (ctx.opposed.size || ctx.counterparts.size || ctx.parts.size) {
     set('opposedLabel', Math.max(opposed(e.nearText), opposed(near.left), opposed(shortCaption(near.above))));
     set('opposedColumn', opposed(near.columnHead));
   }
@@ -905,23 +955,15 @@ export function featuresOf(
   const filled = filledColumnsOf(index, c.at);
   if (filled.length) {
     set('rowFilledAsked', Math.max(...filled.map((h) => labelScore(h, query))));
-    if (ctx.opposed.size || ctx.counterparts.size) set('rowFilledOpposed', Math.max(...filled.map(opposed)));
+    if (ctx.opposed.size || ctx.counterparts.size || ctx.parts.size)
+      set('rowFilledOpposed', Math.max(...filled.map(opposed)));
   }
-  // Rows filling a column that answers better than any this row fills ("Paid in" against "Paid
-  // out" for the money paid in): this row is the other kind, as if its column were an antonym.
+  // A row filling one of two alternative columns ("Paid out" where others fill "Paid in") when
+  // the other answers better: this row is the other kind, as if its column were an antonym. A
+  // summary row filling fewer of the same columns is no alternative.
   const li = lineOfWord(index, c.at.page)[c.at.unit.words[c.at.from]!]!;
-  const rows = filledRowsOf(index, c.at.page);
-  const own = rows.get(li);
-  if (own) {
-    const best = (heads: string[]) => Math.max(...heads.map((h) => labelScore(h, query)));
-    const memo = `filled-best:${c.at.page}`;
-    let pageBest = ctx.memo.get(memo);
-    if (pageBest === undefined) {
-      pageBest = Math.max(0, ...[...rows.values()].map(best));
-      ctx.memo.set(memo, pageBest);
-    }
-    if (best(own) < pageBest - 1e-9) x[AT.rowFilledOpposed!] = 1;
-  }
+  const own = filledRowsOf(index, c.at.page).get(li);
+  if (own && alternativeAnswersBetter(ctx, index, c.at.page, li, own)) x[AT.rowFilledOpposed!] = 1;
   // Two to four capitalised words without a corporate suffix read as a person's name, unless
   // every one is an ordinary word: "Annual Operations Report" is a title, not a person.
   const person =

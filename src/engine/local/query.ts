@@ -30,6 +30,8 @@ export interface Query {
   negated: boolean;
   /** Stems the prompt rules out ("the seller, not the customer"): a value labelled so is not it. */
   excluded: Set<string>;
+  /** Stems of what the answer includes or leaves out ("tax" of "the total, including tax"): a part, not the answer. */
+  qualifiers: Set<string>;
   /** The side of an exchange asked for (roles.ts): 1 the issuing side, -1 the receiving side, 0 neither. */
   role: Side;
   /**
@@ -147,8 +149,13 @@ export function analyzeQuery(prompt: string): Query {
   const weights = new Map<string, number>();
   for (const t of contentStems(fallback)) weights.set(t, FALLBACK_WEIGHT);
   for (const t of contentStems(asked)) weights.set(t, 0.8);
+  const qualifiers = new Set<string>();
   for (const [whole, what] of qualified) {
-    for (const t of contentStems(what!)) if (!own.has(t)) weights.set(t, QUALIFIER_WEIGHT);
+    for (const t of contentStems(what!)) {
+      if (own.has(t)) continue;
+      weights.set(t, QUALIFIER_WEIGHT);
+      qualifiers.add(t);
+    }
     // The marker itself ("including") names nothing.
     for (const t of contentStems(whole.slice(0, whole.length - what!.length)))
       if (!own.has(t)) weights.delete(t);
@@ -254,6 +261,7 @@ export function analyzeQuery(prompt: string): Query {
     kind,
     negated: /\b(not|never|without)\b/.test(core.replace(ruledOut, ' ')),
     excluded,
+    qualifiers,
     role,
     focus,
     asks,
