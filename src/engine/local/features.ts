@@ -47,7 +47,7 @@ export interface ScoringContext {
   counterparts: Set<string>;
   /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
   bestLineLabel: number;
-  /** Per-question figures memoised by name (the best filled-column score of a page). */
+  /** Per-question figures memoised by name (a column header's label score). */
   memo: Map<string, number>;
   /** Per value (valueKey), the caption sides its occurrences sit under: bit 1 issuing, bit 2 receiving. */
   valueSides?: Map<string, number>;

@@ -185,29 +185,45 @@ function columnHeadOf(lines: readonly Line[], li: number, x0: number, x1: number
   return head;
 }
 
+/** A filled cell of a row of figures: the words of its amount and its column's header. */
+interface FilledCell {
+  words: readonly number[];
+  head: string;
+}
+
+/**
+ * Per table row of figures on a page (by line), the cells its amounts fill with their column
+ * headers (memoised per page).
+ */
+function filledCellsOf(index: DocIndex, page: number): Map<number, FilledCell[]> {
+  const key = `filled-cells:${page}`;
+  const hit = index.memo.get(key) as Map<number, FilledCell[]> | undefined;
+  if (hit) return hit;
+  const out = new Map<number, FilledCell[]>();
+  const lines = index.layouts[page]!.lines;
+  const H = index.doc.pages[page]!.height || 792;
+  lines.forEach((line, li) => {
+    if (!figureRow(line)) return;
+    const cells: FilledCell[] = [];
+    for (const seg of line.segments) {
+      if (!valueLike(seg.text) || !/\d/.test(seg.text)) continue;
+      const head = columnHeadOf(lines, li, seg.box[0], seg.box[2], H);
+      if (head && !valueLike(head)) cells.push({ words: seg.words, head });
+    }
+    if (cells.length) out.set(li, cells);
+  });
+  index.memo.set(key, out);
+  return out;
+}
+
 /**
  * For a value on a table row of figures, the headers of the row's other columns that hold an
  * amount: a statement's "Paid in" or "Debit", whichever is filled, says what kind of row it is.
  */
 export function filledColumnsOf(index: DocIndex, at: Located): string[] {
-  const key = `filled:${at.unit.id}:${at.from}`;
-  const hit = index.memo.get(key) as string[] | undefined;
-  if (hit) return hit;
   const first = at.unit.words[at.from]!;
-  const li = lineOfWord(index, at.page)[first]!;
-  const out: string[] = [];
-  const lines = index.layouts[at.page]!.lines;
-  const line = li >= 0 ? lines[li]! : undefined;
-  if (line && figureRow(line)) {
-    const H = index.doc.pages[at.page]!.height || 792;
-    for (const seg of line.segments) {
-      if (seg.words.includes(first) || !valueLike(seg.text) || !/\d/.test(seg.text)) continue;
-      const head = columnHeadOf(lines, li, seg.box[0], seg.box[2], H);
-      if (head && !valueLike(head)) out.push(head);
-    }
-  }
-  index.memo.set(key, out);
-  return out;
+  const cells = filledCellsOf(index, at.page).get(lineOfWord(index, at.page)[first]!) ?? [];
+  return cells.filter((c) => !c.words.includes(first)).map((c) => c.head);
 }
 
 /**
@@ -218,19 +234,7 @@ export function filledRowsOf(index: DocIndex, page: number): Map<number, string[
   const key = `filled-rows:${page}`;
   const hit = index.memo.get(key) as Map<number, string[]> | undefined;
   if (hit) return hit;
-  const out = new Map<number, string[]>();
-  const lines = index.layouts[page]!.lines;
-  const H = index.doc.pages[page]!.height || 792;
-  lines.forEach((line, li) => {
-    if (!figureRow(line)) return;
-    const heads: string[] = [];
-    for (const seg of line.segments) {
-      if (!valueLike(seg.text) || !/\d/.test(seg.text)) continue;
-      const head = columnHeadOf(lines, li, seg.box[0], seg.box[2], H);
-      if (head && !valueLike(head)) heads.push(head);
-    }
-    if (heads.length) out.set(li, heads);
-  });
+  const out = new Map([...filledCellsOf(index, page)].map(([li, cells]) => [li, cells.map((c) => c.head)]));
   index.memo.set(key, out);
   return out;
 }
