@@ -1265,6 +1265,66 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expectQuotesWritten(cell, id, [lines], 'letter kind');
   });
 
+  // A letter's own date, printed alone at its head, is no reply-by date: asked by when to
+  // respond, a letter that sets no deadline answers null; one that does answers that date.
+  it(`2.2 date / 2.4: a deadline question is answered by a date written as a limit, not by the letter's own date (seed ${SEED})`, async () => {
+    const rng = rngFor('reply by');
+    const [sender, recipientCompany] = rng.sample(COMPANIES, 2) as [string, string];
+    const [recipient, signer] = rng.sample(PEOPLE, 2) as [string, string];
+    const month = rng.int(0, 10);
+    const day = rng.int(1, 20);
+    const deadlineDay = day + rng.int(3, 8);
+    const deadline = `${MONTHS[month + 1]} ${deadlineDay}, 2024`;
+    for (const setsDeadline of [false, true]) {
+      const [street, city] = address(rng);
+      const lines = [
+        sender,
+        `${MONTHS[month]} ${day}, 2024`,
+        recipient,
+        recipientCompany,
+        street,
+        city,
+        'Subject: Renewal of your service plan',
+        `Dear ${recipient.split(' ')[0]},`,
+        'Your current service plan comes to an end this year and we would be glad to renew it.',
+        setsDeadline
+          ? `Please confirm in writing by ${deadline} whether you wish to renew.`
+          : 'You may confirm at any time whether you wish to renew.',
+        'Yours sincerely,',
+        signer,
+      ];
+      const id = await upload(
+        await makeTextPdf([lines], { fontSize: FONT_SIZE }),
+        `reply-${setsDeadline}.pdf`,
+      );
+      for (const prompt of ['By when must the recipient respond?', 'Reply-by date']) {
+        const cell = await answer(id, { prompt, outputType: 'date' });
+        if (!setsDeadline) {
+          expect(cell.value, `${prompt}: ${show(cell)}`).toEqual({ type: 'date', value: null });
+          continue;
+        }
+        const iso = `2024-${String(month + 2).padStart(2, '0')}-${String(deadlineDay).padStart(2, '0')}`;
+        expect(cell.value, `${prompt}: ${show(cell)}`).toEqual({ type: 'date', value: iso });
+        expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(deadline);
+      }
+    }
+    // An end written as one ("terminates on") is a limit too, with no "by" or "until" before it.
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    const endDay = rng.int(1, 28);
+    const lines = [
+      'SERVICES AGREEMENT',
+      `This Agreement is made on ${MONTHS[month]} ${day}, 2024 between ${a} and ${b}.`,
+      `1. Services. ${a} shall provide consulting services to ${b}.`,
+      `2. Term. This Agreement terminates on ${MONTHS[11]} ${endDay}, 2025.`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'terminates.pdf');
+    const cell = await answer(id, { prompt: 'When does the agreement expire?', outputType: 'date' });
+    expect(cell.value, show(cell)).toEqual({
+      type: 'date',
+      value: `2025-12-${String(endDay).padStart(2, '0')}`,
+    });
+  });
+
   // Items a sentence counts out with markers ("(a) …; (b) …; and (c) …") are a list, even where
   // each semicolon ends a sentence for the reader that splits passages.
   it(`2.2 list_scalar / 2.4: the items a clause counts out as (a), (b), (c) are each an item, each cited (seed ${SEED})`, async () => {
@@ -1982,6 +2042,41 @@ describe('local engine on documents it has never seen, through the upload pipeli
       const cell = await answer(id, { prompt: 'How many GB were used?', outputType: 'number' });
       expect(cell.value?.value, show(cell)).toBe(used);
       expect((cell.citations as Json[]).map((c) => c.quote).join(' '), show(cell)).toContain(grouped);
+    }
+  });
+  // A table names a column's unit once, in its header: "Usage (kWh)" over a bare figure. Asked
+  // how many kWh, the figure under that header answers, not the amount due beside it.
+  it(`2.2 number / 2.4: a count asked in a unit is the figure under a column header naming that unit (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'unit in column header'));
+    for (const unit of ['kWh', 'm3']) {
+      const previous = rng.int(10_000, 60_000);
+      const used = rng.int(40, 2_500);
+      const due = `USD ${rng.int(40, 400)}.${String(rng.int(0, 99)).padStart(2, '0')}`;
+      const placed: { x: number; top: number; text: string; size?: number }[] = [
+        { x: 72, top: 72, text: `${rng.pick(COMPANIES)} Utilities`, size: 16 },
+        { x: 72, top: 110, text: 'Balance due' },
+        { x: 300, top: 110, text: due },
+        { x: 72, top: 150, text: 'Meter' },
+        { x: 180, top: 150, text: 'Previous reading' },
+        { x: 320, top: 150, text: 'Current reading' },
+        // The header's only link to the question is the unit it names.
+        { x: 460, top: 150, text: `Difference (${unit})` },
+        { x: 72, top: 170, text: `M${rng.int(1_000_000, 9_999_999)}` },
+        { x: 180, top: 170, text: previous.toLocaleString('en-US') },
+        { x: 320, top: 170, text: (previous + used).toLocaleString('en-US') },
+        { x: 460, top: 170, text: String(used) },
+        { x: 72, top: 210, text: 'Energy used' },
+        { x: 300, top: 210, text: `${rng.int(10, 90)}.${String(rng.int(0, 99)).padStart(2, '0')}` },
+        { x: 72, top: 230, text: 'Days in period' },
+        { x: 300, top: 230, text: String(rng.int(28, 31)) },
+      ];
+      const id = await upload(makePlacedTextPdf([placed]), `meter-${unit}.pdf`);
+      const cell = await answer(id, { prompt: `How many ${unit} were used?`, outputType: 'number' });
+      expect(cell.value?.value, show(cell)).toBe(used);
+      expect(
+        (cell.citations as Json[]).map((c) => c.quote),
+        show(cell),
+      ).toEqual([String(used)]);
     }
   });
   // A statement's row is a deposit because its credit cell is filled, whatever its description

@@ -333,7 +333,7 @@ function outcomes(prepared: Prepared[], group: Group, scorerOf: (p: Prepared) =>
     .map((p) => {
       const { m, ranker } = scorerOf(p);
       const ranked = p.e.scored
-        .map((s, i) => ({ i, ...scoreOf(m, ranker, s.x), x: s.x }))
+        .map((s, i) => ({ i, ...scoreOf(m, ranker, s.x), x: s.x, cand: s.cand }))
         .sort((a, b) => b.rank - a.rank);
       const best = ranked[0]?.i ?? -1;
       const bestP = ranked[0]?.p ?? 0;
@@ -491,8 +491,8 @@ export interface FitReport {
  * how far to trust an association on documents it did not come from. (Folds by family instead
  * were measured worse: dev 0.81 -> 0.74, receipts left out 0.56 -> 0.48.)
  *
- * Held-out examples set the null threshold and the confidence calibration. Half of their
- * documents get a table learned without their own family, half the shipped one: the model meets
+ * Held-out examples set the null threshold and the confidence calibration. A third of their
+ * documents get a table learned without their own family, the rest the shipped one: the model meets
  * families it was not trained on, where a question's words have no learned label words, as well
  * as the ones it was, and its confidence must be honest on both. (All of them without their
  * family: the left-out families' ECE fell 0.02-0.07, dev's rose from 0.083 to 0.108.)
@@ -583,8 +583,13 @@ function learnAssociations(prepared: Prepared[]): Associations {
   return final;
 }
 
-/** Half the held-out documents stand for a family never seen: their own family's knowledge is kept from them. */
-const meetsUnseen = (p: Prepared) => hashSeed('unseen family', p.ex.docId) % 2 === 0;
+/**
+ * A third of the held-out documents stand for a family never seen: their own family's knowledge
+ * is kept from them. (Half, and confidence on families training knew ran low: the real invoices'
+ * right answers were under-confident in every bin, ECE 0.119, and 0.050 with a third; dev 0.062
+ * and 0.068, the same answers right.)
+ */
+const meetsUnseen = (p: Prepared) => hashSeed('unseen family', p.ex.docId) % 3 === 0;
 /**
  * Half the training documents too are read with the associations of the other families only. Read
  * with their own family's table, every training row found its label words known, and the trees

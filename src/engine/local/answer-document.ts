@@ -3,6 +3,7 @@ import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from
 import { durationCandidates, durationIn } from './candidates.ts';
 import { indexFor } from './doc-index.ts';
 import {
+  DEADLINE_CUE,
   FEATURES,
   featuresOf,
   fillAssociations,
@@ -17,7 +18,8 @@ import {
   valueSides,
 } from './features.ts';
 import { listItems } from './list-items.ts';
-import { calibrate, logit, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
+import { calibrate, logit, type Platt, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
+import { nearbyOf } from './nearby.ts';
 import { analyzeQuery, existenceTarget, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
@@ -284,8 +286,8 @@ function existenceAnswer(query: Query, doc: EngineDocument, model: ScorerModel):
   const pYes = model.existence
     ? calibrate(model.existence, x.margin)
     : value
-      ? calibrate(x.m.answered, x.decision, familiarity(x.e.scored))
-      : 1 - calibrate(x.m.unanswered, x.decision, familiarity(x.e.scored));
+      ? confidenceOf(x.m.answered, x.decision, x.e)
+      : 1 - confidenceOf(x.m.unanswered, x.decision, x.e);
   return {
     status: 'SUCCESS',
     value: { type: 'boolean', value },
@@ -322,12 +324,12 @@ function durationAnswer(
   if (e.scored.length === 0) return empty('number', m, 0);
   const top = e.scored[0]!;
   const d = termIn(e, top);
-  if (!d || decision < m.threshold) return empty('number', m, decision, familiarity(e.scored));
+  if (!d || decision < m.threshold) return empty('number', m, decision, e);
   return {
     status: 'SUCCESS',
     value: { type: 'number', value: durationIn(d.value, unit) },
     citations: cite(e, firstMention(e.scored, top)),
-    confidence: round3(calibrate(m.answered, decision, familiarity(e.scored))),
+    confidence: round3(confidenceOf(m.answered, decision, e)),
     score: top.p,
     empty: false,
   };
@@ -351,12 +353,12 @@ function lengthAnswer(
   const m = model.groups[e.group];
   const top = e.scored[0];
   const d = top && termIn(e, top);
-  if (!top || !d || decision < m.threshold) return empty('text_quote', m, decision, familiarity(e.scored));
+  if (!top || !d || decision < m.threshold) return empty('text_quote', m, decision, e);
   return {
     status: 'SUCCESS',
     value: { type: 'text_quote', value: d.text },
     citations: cite(e, firstMention(e.scored, top)),
-    confidence: round3(calibrate(m.answered, decision, familiarity(e.scored))),
+    confidence: round3(confidenceOf(m.answered, decision, e)),
     score: top.p,
     empty: false,
   };
@@ -442,7 +444,7 @@ export function answerDocument(
     }
     case 'list_scalar': {
       const items = listItems(e, query, m);
-      if (items.length === 0) return empty(type, m, top?.p ?? 0, familiarity(e.scored));
+      if (items.length === 0) return empty(type, m, top?.p ?? 0, e);
       const best = items[0]!;
       // Items in the order the document gives them, as a reader lists them.
       items.sort(
@@ -455,9 +457,7 @@ export function answerDocument(
         status: 'SUCCESS',
         value: { type, value: items.map((s) => String(s.cand.value)) },
         citations: items.flatMap((s) => cite(e, s.cand)),
-        confidence: round3(
-          calibrate(m.answered, best.p, familiarity(e.scored), Math.min(...items.map((s) => s.p))),
-        ),
+        confidence: round3(confidenceOf(m.answered, best.p, e, Math.min(...items.map((s) => s.p)))),
         score: best.p,
         empty: false,
       };
@@ -466,8 +466,9 @@ export function answerDocument(
       const decision = decisionProbability(m, e.scored);
       const sole = soleAnswer(e.scored, query);
       const best = sole ?? top;
-      if (!best || (decision < m.threshold && !sole)) return empty(type, m, decision, familiarity(e.scored));
-      const calibrated = calibrate(m.answered, decision, familiarity(e.scored));
+      if (!best || (decision < m.threshold && !sole)) return empty(type, m, decision, e);
+      if (type === 'date' && query.deadline && !writtenAsLimit(e, best)) return empty(type, m, decision, e);
+      const calibrated = confidenceOf(m.answered, decision, e);
       return {
         status: 'SUCCESS',
         value: { type, value: best.cand.value } as AnswerValue,
@@ -482,6 +483,25 @@ export function answerDocument(
   }
 }
 
+/**
+ * Asked by when something must happen, a date answers only when written as a limit: after "by",
+ * "until", "due", "ends on", under a caption saying so, or under any caption naming what is
+ * asked. A letter's own date, printed alone at its head, is no reply-by date.
+ */
+function writtenAsLimit(e: Examined, s: Scored): boolean {
+  if (LIMIT_EVIDENCE.some((i) => (s.x[i] ?? 0) > 0)) return true;
+  const at = s.cand.at;
+  const page = e.ctx.index.doc.pages[at.page]!;
+  const before = at.unit.words.slice(Math.max(0, at.from - 4), at.from).map((w) => page.words[w]?.text ?? '');
+  if (ENDS.test(before.join(' '))) return true;
+  const near = nearbyOf(e.ctx.index, at);
+  return [near.left, near.above, near.columnHead].some(
+    (caption) => DEADLINE_CUE.test(caption) || ENDS.test(caption),
+  );
+}
+const LIMIT_EVIDENCE = ['deadlineCue', 'label', 'geoLeft', 'geoAbove', 'labelExact'].map((f) => AT[f]!);
+/** Words that make a date the end of something ("terminates on", "ends on", "lapses on"). */
+const ENDS = /\b(?:end(?:s|ed|ing)?|terminat\w*|ceas\w*|laps\w*)\b/i;
 const CONTACT_FITS = AT['qContact*fits']!;
 const SOLE_FIT = AT.soleFit!;
 
@@ -506,12 +526,26 @@ function soleAmount<T extends { x: ArrayLike<number> }>(scored: readonly T[], qu
   return query.kind === 'money' && top?.x[SOLE_FIT] === 1 ? top : undefined;
 }
 
-/** The answer the sole-value rules take (a contact, a sum), whatever its probability; training calibrates it. */
-export function soleAnswer<T extends { x: ArrayLike<number> }>(
+/**
+ * Asked how many of a unit ("How many kWh were used?"), and the document writes one figure in
+ * that unit or under a caption naming it ("Usage (kWh)"): that figure is the count, however an
+ * unseen family's wording scores it.
+ */
+function soleInUnit<T extends { x: ArrayLike<number>; cand: TypedCandidate }>(
+  scored: readonly T[],
+): T | undefined {
+  const top = scored[0];
+  if (!top?.cand.traits.unitAsked) return undefined;
+  const key = valueKey(top.cand);
+  return scored.every((s) => valueKey(s.cand) === key) ? top : undefined;
+}
+
+/** The answer the sole-value rules take (a contact, a sum, a count in a unit), whatever its probability; training calibrates it. */
+export function soleAnswer<T extends { x: ArrayLike<number>; cand: TypedCandidate }>(
   scored: readonly T[],
   query: Query,
 ): T | undefined {
-  return soleContact(scored) ?? soleAmount(scored, query);
+  return soleContact(scored) ?? soleAmount(scored, query) ?? soleInUnit(scored);
 }
 
 /**
@@ -589,23 +623,28 @@ function regions(e: Examined, model: ScorerModel, type: 'image' | 'image_list'):
     status: 'SUCCESS',
     value: chosen.map(toRegion),
     citations,
-    confidence: round3(calibrate(m.answered, top.p, familiarity(e.scored))),
+    confidence: round3(confidenceOf(m.answered, top.p, e)),
     score: top.p,
     empty: false,
   };
+}
+
+/** A calibrated confidence for one question on one document, which reads how familiar its labels are. */
+function confidenceOf(c: Platt, p: number, e: Examined, weakest = p): number {
+  return calibrate(c, p, familiarity(e.scored), weakest);
 }
 
 function empty(
   type: Exclude<EngineColumn['outputType'], 'image' | 'image_list'>,
   m: ScorerModel['groups'][Group],
   pTop: number,
-  familiar = 0,
+  e?: Examined,
 ): DocumentAnswer {
   return {
     status: 'SUCCESS',
     value: { type, value: null },
     citations: [],
-    confidence: round3(calibrate(m.unanswered, pTop, familiar)),
+    confidence: round3(e ? confidenceOf(m.unanswered, pTop, e) : calibrate(m.unanswered, pTop)),
     score: 0,
     empty: true,
   };

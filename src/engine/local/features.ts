@@ -350,8 +350,8 @@ function signatureBlock(page: EnginePage, c: TypedCandidate, nearText: string): 
 }
 
 /** Words that make the value after them a limit: "by", "until", "due", "no later than", "expires", in the languages documents use most. */
-const DEADLINE_CUE =
-  /\b(?:by|until|till|before|due|deadline|expir\w*|expiry|later than|through|thru|bis|tot|avant|jusqu\w*|uiterlijk|spätestens)\b/i;
+export const DEADLINE_CUE =
+  /\b(?:by|until|till|before|due|deadline|expir\w*|expiry|exp|later than|through|thru|bis|tot|avant|jusqu\w*|uiterlijk|spätestens)\b/i;
 
 /** How captions and the words before a value name one end of a span ("Period from", "To", "brought forward"). */
 const PHASE_WRITTEN: readonly [Phase, RegExp][] = [

@@ -55,6 +55,8 @@ export interface TypedCandidate {
 }
 
 export type Trait =
+  /** A figure in the unit a count question names (inUnitAsked); read by the sole-value rule, not a feature. */
+  | 'unitAsked'
   | 'addressShape'
   | 'groupNoun'
   | 'currency'
@@ -790,18 +792,27 @@ const COUNT_OF = /\bhow\s+many\s+(\p{L}[\p{L}-]*)/iu;
 
 /**
  * A count asked in a unit ("How many GB were used?") is a figure written in that unit ("1.934
- * GB"), not an amount of money beside it: when some figure carries the unit, only those answer.
+ * GB"), or captioned in it (a column "Usage (kWh)", a label "Distance (km)"), not an amount of
+ * money beside it: when some figure carries the unit, only those answer.
  */
 function inUnitAsked(index: DocIndex, query: Query, cands: TypedCandidate[]): TypedCandidate[] {
   const unit = COUNT_OF.exec(query.prompt)?.[1];
   if (!unit) return cands;
   const asked = stem(unit.toLowerCase());
+  const unitWord = (w: string) => stem(w.toLowerCase().replace(/[^\p{L}-]+/gu, '')) === asked;
   const inUnit = cands.filter((c) => {
     const word = wordsOf(index, c.at.unit)[c.at.to + 1];
-    return word !== undefined && stem(word.toLowerCase().replace(/[^\p{L}-]+/gu, '')) === asked;
+    if (word !== undefined && unitWord(word)) return true;
+    const near = nearbyOf(index, c.at);
+    return [near.columnHead, near.left].some((caption) => inParentheses(caption).some(unitWord));
   });
-  return inUnit.length > 0 ? inUnit : cands;
+  if (inUnit.length === 0) return cands;
+  return inUnit.map((c) => ({ ...c, traits: { ...c.traits, unitAsked: 1 } }));
 }
+
+/** The words a caption puts in parentheses: where it names its unit ("Usage (kWh)"). */
+const inParentheses = (caption: string) =>
+  [...caption.matchAll(/\(([^()]{1,24})\)/g)].flatMap((m) => m[1]!.split(/[\s/]+/));
 
 function dateCands(index: DocIndex, query: Query): TypedCandidate[] {
   const all = dateCandidates(index);
