@@ -1325,6 +1325,35 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
   });
 
+  // "Shall automatically renew ... unless either party gives notice of non-renewal" asserts the
+  // renewal: the prefix negates the word in the exception, not in what the clause says.
+  it(`2.2 boolean / 2.4: a clause asserting a renewal is a yes though its exception names a non-renewal (seed ${SEED})`, async () => {
+    const rng = rngFor('non-renewal');
+    for (const renews of [true, false]) {
+      const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+      const months = rng.pick([6, 12, 24]);
+      const renewal = renews
+        ? `Upon expiry of the Initial Term, this Agreement shall automatically renew for successive periods of one (1) year each unless either party gives written notice of non-renewal at least ${numberWords(30)} (30) days before the end of the then-current term.`
+        : 'This Agreement shall not renew automatically; any extension requires a written amendment signed by both parties.';
+      const lines = [
+        'SERVICES AGREEMENT',
+        `This Agreement is made between ${a} ("Provider") and ${b} ("Client").`,
+        `1. Services. Provider shall provide the services described in Schedule A to Client.`,
+        `2. Term. This Agreement shall continue for ${months} months from the Effective Date (the "Initial Term").`,
+        `3. Renewal. ${renewal}`,
+        `4. Governing Law. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+      ].flatMap((l) => wrap(l));
+      const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), `renewal-${renews}.pdf`);
+      const cell = await answer(id, {
+        prompt: 'Does the agreement renew automatically?',
+        outputType: 'boolean',
+      });
+      expect(cell.value, show(cell)).toEqual({ type: 'boolean', value: renews });
+      const quotes = (cell.citations as Json[]).map((c) => collapse(String(c.quote))).join(' ');
+      expect(quotes, show(cell)).toMatch(/renew automatically|automatically renew/);
+    }
+  });
+
   // Items a sentence counts out with markers ("(a) …; (b) …; and (c) …") are a list, even where
   // each semicolon ends a sentence for the reader that splits passages.
   it(`2.2 list_scalar / 2.4: the items a clause counts out as (a), (b), (c) are each an item, each cited (seed ${SEED})`, async () => {

@@ -1053,7 +1053,13 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
     const inside = promptWords.some((w) =>
       new RegExp(`\\p{L}${w}|${w.slice(0, -1)}\\p{L}{2,}`, 'u').test(lower),
     );
-    const negPrefix = promptWords.some((w) => new RegExp(`\\b(?:un|non-?|in|dis)${w}`, 'u').test(lower));
+    // Negated by a prefix only where the clause never says the word plainly: "shall automatically
+    // renew ... unless either party gives notice of non-renewal" asserts the renewal.
+    const negPrefix = promptWords.some(
+      (w) =>
+        new RegExp(`\\b(?:un|non-?|in|dis)${w}`, 'u').test(lower) &&
+        !new RegExp(`(?<!\\p{L})(?<!non-)${w}`, 'u').test(lower),
+    );
     // Beside a box, "No" is an option to tick, not a negation of the clause.
     const said = checked ? text.replace(/\b(?:yes|no|true|false)\b/gi, ' ') : text;
     return {
