@@ -321,7 +321,7 @@ function durationAnswer(
   const m = model.groups[e.group];
   // No length of time written anywhere: nothing states how long. (A bare figure under a
   // caption such as "Term (months)" is missed; the number reader answered page numbers.)
-  if (e.scored.length === 0) return empty('number', m, 0);
+  if (e.scored.length === 0) return empty('number', m, 0, e);
   const top = e.scored[0]!;
   const d = termIn(e, top);
   if (!d || decision < m.threshold) return empty('number', m, decision, e);
@@ -638,13 +638,13 @@ function empty(
   type: Exclude<EngineColumn['outputType'], 'image' | 'image_list'>,
   m: ScorerModel['groups'][Group],
   pTop: number,
-  e?: Examined,
+  e: Examined,
 ): DocumentAnswer {
   return {
     status: 'SUCCESS',
     value: { type, value: null },
     citations: [],
-    confidence: round3(e ? confidenceOf(m.unanswered, pTop, e) : calibrate(m.unanswered, pTop)),
+    confidence: round3(confidenceOf(m.unanswered, pTop, e)),
     score: 0,
     empty: true,
   };
