@@ -405,8 +405,9 @@ function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
     if (b.page !== at.page || b.unit !== at.unit) return false;
     const [first, second] = b.from > at.to ? [at, b] : b.to < at.from ? [b, at] : [null, null];
     if (!first || !second) return false;
-    // The joining comma may sit on the earlier member's last word ("Acme Corp, Beta LLC").
-    const comma = word(first.to).endsWith(',') ? ',' : '';
+    // The joining comma or semicolon may sit on the earlier member's last word ("Acme Corp, Beta
+    // LLC", "cc: Ann Lee; Bo Chan").
+    const comma = /[,;]$/.exec(word(first.to))?.[0] ?? '';
     const joint = `${comma} ${span(first.to + 1, second.from)}`.trim();
     return SERIES_JOIN.test(joint);
   });

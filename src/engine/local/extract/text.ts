@@ -231,7 +231,8 @@ export function textOptions(ctx: Context): Option[] {
       return ids.length ? ids : entityOptions(ctx);
     }
     case 'entity':
-    case 'place': {
+    case 'place':
+    case 'address': {
       const entities = entityOptions(ctx);
       if (entities.length && entities[0]!.score >= 0.4) return entities;
       const names = nameOptions(ctx);
