@@ -2444,40 +2444,6 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(collapse(String(cell.value?.value)), show(cell)).toBe(street);
     expectQuotesWritten(cell, id, [lines], 'premises street');
   });
-  // "Which street" asks for a line of an address; "which state's law" asks for a region: the
-  // street under its caption answers the first, the state in the clause the second, on one bill.
-  it(`2.2 text_quote / 2.4: a street asked for is the captioned street line, and a state asked for is the state, not a street (seed ${SEED})`, async () => {
-    const rng = rngFor('street and state');
-    const [provider] = rng.sample(COMPANIES, 1) as [string];
-    const customer = rng.pick(PEOPLE);
-    const street = `${rng.int(10, 9899)} ${rng.pick(STREETS)}`;
-    const [city, st] = rng.pick(CITIES);
-    const state = rng.pick(STATES);
-    const placed: { x: number; top: number; text: string; size?: number }[] = [
-      { x: 60, top: 60, text: provider, size: 14 },
-      { x: 60, top: 100, text: 'Water and Sewer Bill', size: 13 },
-      { x: 60, top: 130, text: customer },
-      { x: 60, top: 144, text: `PO Box ${rng.int(100, 9999)}` },
-      { x: 60, top: 158, text: `${city}, ${st} ${rng.int(10_000, 99_899)}` },
-      { x: 330, top: 130, text: 'Account number' },
-      { x: 450, top: 130, text: `${rng.int(1000, 9999)}-${rng.int(100_000, 999_999)}` },
-      { x: 330, top: 144, text: 'Service address' },
-      { x: 450, top: 144, text: street },
-      { x: 330, top: 158, text: 'Bill date' },
-      { x: 450, top: 158, text: `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, 2025` },
-      { x: 60, top: 200, text: 'Amount due' },
-      { x: 460, top: 200, text: money(rng.int(2_000, 40_000)) },
-      { x: 60, top: 240, text: `Any dispute about this bill is governed by the laws of the State of ${state}.` },
-    ];
-    const lines = placed.map((p) => p.text);
-    const id = await upload(makePlacedTextPdf([placed]), 'bill.pdf');
-    const at = await answer(id, { prompt: 'At which street address is the service supplied?', outputType: 'text_quote' });
-    expect(collapse(String(at.value?.value)), show(at)).toBe(street);
-    expectQuotesWritten(at, id, [lines], 'service street');
-    const law = await answer(id, { prompt: "Under which state's law are disputes governed?", outputType: 'text_quote' });
-    expect(loose(String(law.value?.value)), show(law)).toBe(loose(state));
-    expectQuotesWritten(law, id, [lines], 'governing state');
-  });
   // "cc: A; B": the people a letter is copied to are the names of that one line, joined by semicolons.
   it(`2.2 list_scalar / 2.4: the people a letter copies are each name of its "cc:" line, each cited (seed ${SEED})`, async () => {
     const rng = rngFor('cc line');

@@ -190,7 +190,7 @@ const RELATIVE = [
   'assocHeading',
 ] as const;
 const RELATIVE_MAX = ['labelExact', 'geoLeftExact', 'geoAboveExact', 'assocMax'] as const;
-const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'address', 'span'] as const;
+const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
 /**
  * The five aspects of a picture's place (pictureWords): each is an association feature of its
  * own, so "logo" → top is not lost in a sum clipped with "logo" → first page.
@@ -284,7 +284,6 @@ export const FEATURES: readonly string[] = [
   'qEntity*orgSuffix',
   'qEntity*hasDigits',
   'qPlace*addressShape',
-  'qAddress*addressShape',
   'qPlace*nameShape',
   'qSpan*sentence',
   'qMoney*isMoney',
@@ -1020,7 +1019,6 @@ export function featuresOf(
   set('qEntity*hasDigits', is('entity') * (t.hasDigits ?? 0));
   set('qPlace*nameShape', is('place') * (t.nameShape ?? 0));
   set('qPlace*addressShape', is('place') * (t.addressShape ?? 0));
-  set('qAddress*addressShape', is('address') * (t.addressShape ?? 0));
   set('qSpan*sentence', is('span') * (c.source === 'sentence' ? 1 : 0));
   set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
   // "How many kWh", "how many shares": a count of something, seldom an amount of money.
@@ -1093,7 +1091,6 @@ export function fitsKind(query: Query, c: TypedCandidate): boolean {
   if (kind === 'date') return Boolean(t.isDate) || /^\d{4}-\d{2}-\d{2}$/.test(String(c.value));
   if (kind === 'duration') return Boolean(t.isDuration);
   if (kind === 'identifier') return Boolean(t.idShape);
-  if (kind === 'address') return Boolean(t.addressShape);
   return false;
 }
 

@@ -396,18 +396,27 @@ function coordinatedWith(e: Examined, item: Scored, floor: number): Scored[] {
   const word = (i: number) => page.words[at.unit.words[i]!]?.text ?? '';
   const span = (from: number, to: number) =>
     Array.from({ length: Math.max(0, to - from) }, (_, k) => word(from + k)).join(' ');
+  const units = e.ctx.index.units;
+  const unitAt = units.indexOf(at.unit);
   return e.scored.filter((s) => {
     const b = s.cand.at;
-    if (s === item || s.cand.source !== item.cand.source) return false;
+    if (s === item || s.cand.source !== item.cand.source || b.page !== at.page) return false;
     // A company listed with a company needs no score of its own: the series vouches for it.
     const companies = s.cand.traits.orgSuffix === 1 && item.cand.traits.orgSuffix === 1;
+    if (b.unit !== at.unit) {
+      // Semicolons end sentences here, so "cc: Ann Lee; Bo Chan" is two units of one printed
+      // line: the member ending one unit on its semicolon and the one opening the next are one series.
+      const next = units.indexOf(b.unit);
+      const [first, second] = next === unitAt + 1 ? [at, b] : next === unitAt - 1 ? [b, at] : [null, null];
+      if (!first || !second || first.unit.line !== second.unit.line || second.from !== 0) return false;
+      const last = first.unit.words.length - 1;
+      return first.to === last && page.words[first.unit.words[last]!]?.text.endsWith(';') === true;
+    }
     if (s.p < floor && !companies) return false;
-    if (b.page !== at.page || b.unit !== at.unit) return false;
     const [first, second] = b.from > at.to ? [at, b] : b.to < at.from ? [b, at] : [null, null];
     if (!first || !second) return false;
-    // The joining comma or semicolon may sit on the earlier member's last word ("Acme Corp, Beta
-    // LLC", "cc: Ann Lee; Bo Chan").
-    const comma = /[,;]$/.exec(word(first.to))?.[0] ?? '';
+    // The joining comma may sit on the earlier member's last word ("Acme Corp, Beta LLC").
+    const comma = word(first.to).endsWith(',') ? ',' : '';
     const joint = `${comma} ${span(first.to + 1, second.from)}`.trim();
     return SERIES_JOIN.test(joint);
   });

@@ -4,15 +4,7 @@ import { type NounKind, nounKind } from './nouns.ts';
 import { askedSide, type Side } from './roles.ts';
 import { derivedStems, relatedStems, shorthandOf } from './synonyms.ts';
 
-export type AnswerKind =
-  | 'duration'
-  | 'date'
-  | 'money'
-  | 'identifier'
-  | 'entity'
-  | 'place'
-  | 'address'
-  | 'span';
+export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
 /** A contact detail: an e-mail address, a telephone or fax number, a website. */
 export type Contact = 'email' | 'phone' | 'web';
 
@@ -326,9 +318,7 @@ function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
     !/\baccount (?:holder|owner|type|manager|balance|summary|statement|period|status|executive)/.test(q)
   )
     return 'identifier';
-  // A street address is a line of its own kind, not the name of a region ("which state's law").
-  if (/\baddress\b|\bstreets?\b/.test(q) && !/\be-?mail\b|\bweb\b|\bip\b/.test(q)) return 'address';
-  if (/\bwhere\b|\bwhich (?:state|country|city)\b|\blocation\b/.test(q)) return 'place';
+  if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
   // "Recipient", "the issuing agency", "the premises": the question's noun says what it names.
   // A side of an exchange asked for ("which store issued this receipt") is a party: a name.
   if (asks === 'person' || asks === 'group' || role !== 0) return 'entity';

@@ -161,7 +161,6 @@ async function generate(seed: number) {
   y += 26;
   const addrBottom = lines(p1, flow.left, y, [holder, ...holderAddr.lines], ctx.fonts.regular, fs + 0.5);
   at.holder = ev(1, holder);
-  at.holderStreet = ev(1, holderAddr.lines[0]!);
 
   // Account details on the right.
   const numeric: DateStyle = ctx.dateStyle;
@@ -335,16 +334,6 @@ async function generate(seed: number) {
     ['Whose account is this?', 'Account holder', 'Name on the account'],
     holder,
     at.holder,
-  );
-  q.text(
-    'holder_street',
-    [
-      "What is the account holder's street address?",
-      'Customer address (street)',
-      'To which street is the statement mailed?',
-    ],
-    holderAddr.lines[0]!,
-    at.holderStreet,
   );
   q.text(
     'account_no',

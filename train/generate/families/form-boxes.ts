@@ -33,48 +33,24 @@ const KINDS = [
     amountLabel: 'Total claimed',
     flag: 'Advance already received',
     lines: 'Expenses',
-    purposes: [
-      'Client visit to the regional office',
-      'Attendance at the annual sales conference',
-      'Team planning workshop off site',
-      'Customer training session on site',
-    ],
   },
   {
     title: 'Equipment Request Form',
     amountLabel: 'Estimated cost',
     flag: 'Urgent request',
     lines: 'Items requested',
-    purposes: [
-      'Replacement for a damaged laptop',
-      'New starter in the support team',
-      'Upgrade for video editing work',
-      'Second screen for remote working',
-    ],
   },
   {
     title: 'Purchase Requisition',
     amountLabel: 'Total estimated amount',
     flag: 'Budgeted item',
     lines: 'Items required',
-    purposes: [
-      'Restock of office consumables',
-      'Parts for the spring maintenance',
-      'Supplies for the new meeting rooms',
-      'Materials for the trade fair stand',
-    ],
   },
   {
     title: 'Training Course Application',
     amountLabel: 'Course fee',
     flag: 'Course required for current role',
     lines: 'Courses',
-    purposes: [
-      'Certification required for the audit role',
-      'Development goal agreed at annual review',
-      'Preparation for the new reporting system',
-      'Refresher on workplace safety rules',
-    ],
   },
 ];
 
@@ -158,9 +134,6 @@ async function generate(seed: number) {
   const typedBoxes = rng.chance(0.5);
   // Drawn apart from the main stream so the other draws stay as they were.
   const deptTicked = hashSeed('form-boxes:department-ticks', seed) % 5 < 2;
-  const aside = makeRng(hashSeed('form-boxes:purpose', seed));
-  const purpose = aside.pick(kind.purposes);
-  const purposeLabel = aside.pick(['Purpose', 'Business purpose', 'Reason for request', 'Justification']);
   const pool = kind.title.startsWith('Training')
     ? SERVICES
     : kind.title.startsWith('Expense')
@@ -282,7 +255,6 @@ async function generate(seed: number) {
     [rng.pick(['Date required', 'Needed by', 'Start date']), showNeeded ? ctx.date(needed) : '', 1, 'needed'],
     [rng.pick(['Phone ext.', 'Extension']), String(rng.int(100, 9999)), 1, null],
   ]);
-  row([[purposeLabel, purpose, 1, 'purpose']]);
   if (photo) y = Math.max(y, photo.box[3] * p.height + 6);
   rowW = W;
   y += 4;
@@ -414,12 +386,6 @@ async function generate(seed: number) {
     ['Who approved the request?', 'Approving manager', 'Name of the approver'],
     approver,
     at.approver,
-  );
-  q.text(
-    'request_purpose',
-    ['What is the purpose of the request?', 'Reason / justification', 'Why is this being requested?'],
-    purpose,
-    at.purpose,
   );
   q.text(
     'form_reference',

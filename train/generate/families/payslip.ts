@@ -150,7 +150,6 @@ async function generate(seed: number) {
   });
   const y = Math.max(head.bottom, flow.y + 40) + 10;
 
-  let job = '';
   const fields: [string, string, string | null][] = [
     [label(rng, ['Employee', 'Employee name', 'Name'], false), employee, 'employee'],
     ...(employeeId
@@ -163,7 +162,7 @@ async function generate(seed: number) {
         ]
       : []),
     [label(rng, ['Department', 'Dept.', 'Cost centre'], false), rng.pick(DEPARTMENTS), null],
-    [label(rng, ['Job title', 'Position'], false), (job = rng.pick(JOBS)), 'job'],
+    [label(rng, ['Job title', 'Position'], false), rng.pick(JOBS), null],
     [label(rng, ['Period start', 'Pay period from', 'Period beginning'], false), ctx.date(start), 'start'],
     [label(rng, ['Period end', 'Pay period to', 'Period ending'], false), ctx.date(end), null],
     [label(rng, ['Pay date', 'Payment date', 'Paid on'], false), ctx.date(payDay), 'payday'],
@@ -308,12 +307,6 @@ async function generate(seed: number) {
     ],
     employee,
     at.employee,
-  );
-  q.text(
-    'job_title',
-    ["What is the employee's job title?", 'Position held', 'In which role is the employee employed?'],
-    job,
-    at.job,
   );
   q.text(
     'employer_name',

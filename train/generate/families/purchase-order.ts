@@ -159,7 +159,6 @@ async function generate(seed: number) {
   });
   at.vendor = ev(1, vendor);
   if (contact) at.contact = ev(1, contact);
-  at.shipStreet = ev(1, shipAddr.lines[0]!);
   flow.y = bottom + 12;
 
   // Terms line.
@@ -310,12 +309,6 @@ async function generate(seed: number) {
     ],
     vendor,
     at.vendor,
-  );
-  q.text(
-    'ship_street',
-    ['What is the delivery street address?', 'Ship-to address (street)', 'To which street is the order delivered?'],
-    shipAddr.lines[0]!,
-    at.shipStreet,
   );
   q.text(
     'buyer_contact',

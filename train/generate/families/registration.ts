@@ -186,7 +186,6 @@ async function generate(seed: number) {
     office.lines.join(', '),
     null,
   );
-  at.office = ev(1, office.lines[0]!);
   // Foreign entity question.
   const fq = rng.pick([
     'Was the entity formed outside this state?',
@@ -314,16 +313,6 @@ async function generate(seed: number) {
     ['What is the registration number?', 'File number', 'Which number was assigned to this filing?'],
     regNo,
     at.no,
-  );
-  q.text(
-    'office_street',
-    [
-      'What is the street address of the principal office?',
-      'Principal office (street)',
-      'On which street is the business located?',
-    ],
-    office.lines[0]!,
-    at.office,
   );
   q.text(
     'registered_agent',

@@ -184,7 +184,7 @@ async function generate(seed: number) {
   details.push([
     label(rng, ['Service address', 'Supply address', 'Premises'], false),
     serviceAddr.lines[0]!,
-    'premises',
+    null,
   ]);
   if (producer !== 'summary-box') details.push([byLabel, ctx.date(due), 'by']);
   let dy = y;
@@ -361,12 +361,6 @@ async function generate(seed: number) {
     ['Who is the bill addressed to?', 'Customer name', 'Name of the account holder'],
     customer,
     at.customer,
-  );
-  q.text(
-    'service_street',
-    ['What is the service address (street)?', 'Supply address: street', 'At which street address is the service supplied?'],
-    serviceAddr.lines[0]!,
-    at.premises,
   );
   q.text(
     'provider',

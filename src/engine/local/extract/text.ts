@@ -231,8 +231,7 @@ export function textOptions(ctx: Context): Option[] {
       return ids.length ? ids : entityOptions(ctx);
     }
     case 'entity':
-    case 'place':
-    case 'address': {
+    case 'place': {
       const entities = entityOptions(ctx);
       if (entities.length && entities[0]!.score >= 0.4) return entities;
       const names = nameOptions(ctx);
