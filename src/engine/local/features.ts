@@ -6,7 +6,7 @@ import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import type { Phase, Query } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
-import { captionSide, type Side } from './roles.ts';
+import { captionSide, namesCounterpart, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 import {
   type Group,
@@ -44,7 +44,7 @@ export interface ScoringContext {
   /** Antonyms of the prompt's words ("close" and "shut" for "opening"), none of the prompt's own. */
   opposed: Set<string>;
   /** The other party of the prompt's role words, as written: "insured" for "insurer", "lessee" for "lessor". */
-  counterparts: Set<string>;
+  counterparts: ReadonlySet<string>;
   /** The best exact label score of any short unit: a field's label, whether or not a value goes with it. */
   bestLineLabel: number;
   /** Per-question figures memoised by name (a column header's label score). */
@@ -65,34 +65,6 @@ function opposedStems(query: Query): Set<string> {
     for (const a of antonymStems(t)) if (!own.has(a)) out.add(a);
   }
   return out;
-}
-
-/**
- * English names the two sides of a relation from one verb: the one who acts in -er or -or
- * ("insurer", "lessor", "payer"), the one acted on in -ee ("lessee", "payee") or, as a caption
- * of its own, -ed ("INSURED" above a name, but not "Approved by"). A caption naming the other
- * side names the opposite of what is asked, though the stems agree.
- */
-function counterpartsOf(prompt: string): Set<string> {
-  const words = prompt.toLowerCase().match(/\p{L}+/gu) ?? [];
-  const out = new Set<string>();
-  for (const w of words) {
-    if (w.length < 5) continue;
-    const agent = /^(\p{L}{3,}?)(?:er|or)$/u.exec(w);
-    const patient = /^(\p{L}{3,}?)ee$/u.exec(w);
-    if (agent) for (const f of ['ee', 'ed']) out.add(agent[1] + f);
-    if (patient) for (const f of ['er', 'or']) out.add(patient[1] + f);
-  }
-  for (const w of words) out.delete(w);
-  return out;
-}
-/** Whether a caption names the counterpart of the side asked for (counterpartsOf). */
-function namesCounterpart(counterparts: Set<string>, text: string): boolean {
-  if (counterparts.size === 0) return false;
-  const agentNamed = /\bby\b/i.test(text);
-  return (text.toLowerCase().match(/\p{L}+/gu) ?? []).some(
-    (w) => counterparts.has(w) && !(agentNamed && w.endsWith('ed')),
-  );
 }
 
 export function scoringContext(index: DocIndex, query: Query): ScoringContext {
@@ -118,7 +90,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     excludedRelated: new Set([...query.excluded].flatMap((s) => relatedStems(s))),
     parts: new Set([...query.qualifiers].flatMap((s) => [s, ...relatedStems(s)])),
     opposed: opposedStems(query),
-    counterparts: counterpartsOf(query.prompt),
+    counterparts: query.counterparts,
     memo: new Map(),
     bestLineLabel: index.passages.reduce(
       (m, p) => (p.words.length <= 6 ? Math.max(m, labelScore(p.text, exact)) : m),

@@ -1,7 +1,7 @@
 import { contentStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
 import { englishWords, translationsOf } from '../text/translations.ts';
 import { type NounKind, nounKind } from './nouns.ts';
-import { askedSide, type Side } from './roles.ts';
+import { askedSide, counterpartsOf, type Side } from './roles.ts';
 import { derivedStems, relatedStems, shorthandOf } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
@@ -34,6 +34,8 @@ export interface Query {
   qualifiers: Set<string>;
   /** The side of an exchange asked for (roles.ts): 1 the issuing side, -1 the receiving side, 0 neither. */
   role: Side;
+  /** Words naming the other side of the relation asked about ("insured" for "insurer"): roles.ts counterpartsOf. */
+  counterparts: ReadonlySet<string>;
   /**
    * What learned label associations are looked up by: the terms less the word naming the
    * answer's kind, plus the side asked for. "Name of the seller" and "name of the buyer" share
@@ -263,6 +265,7 @@ export function analyzeQuery(prompt: string): Query {
     excluded,
     qualifiers,
     role,
+    counterparts: counterpartsOf(prompt),
     focus,
     asks,
     contact,

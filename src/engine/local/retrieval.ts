@@ -2,6 +2,7 @@ import { type Segment, segmentBelow } from '../text/layout.ts';
 import { contentStems } from '../text/tokenize.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
 import type { Query } from './query.ts';
+import { maskCounterparts } from './roles.ts';
 
 const K1 = 1.2;
 const B = 0.75;
@@ -60,7 +61,8 @@ const ASIDE_SHARE = 0.5;
  * How much a short piece of text reads like a label for the asked field: the weighted share
  * of its words that are query words ("Total Due", "Ship Date:", "Order #").
  */
-export function labelScore(text: string, query: Query): number {
+export function labelScore(caption: string, query: Query): number {
+  const text = maskCounterparts(query.counterparts, caption);
   // Numbers beside a label ("05/31/20 Ship Date") are values, not label words.
   const stemsOf = (t: string) => contentStems(t).filter((s) => !/^\d+$/.test(s));
   const stems = stemsOf(text);

@@ -1,3 +1,5 @@
+import { nounKind } from './nouns.ts';
+
 /**
  * The two sides of an exchange that documents name: the party that issues, sends, sells or
  * provides, and the party that receives, buys, is billed or is addressed. A document often
@@ -51,4 +53,48 @@ export function askedSide(asked: string, ruledOut: string): Side {
     count(ruledOut, TAKER_ASKED) -
     count(ruledOut, GIVER_ASKED);
   return score > 0 ? 1 : score < 0 ? -1 : 0;
+}
+
+/**
+ * English names the two sides of a relation from one verb: the one who acts in -er or -or
+ * ("insurer", "lessor", "payer"), the one acted on in -ee ("lessee", "payee") or, as a caption
+ * of its own, -ed ("INSURED" above a name, but not "Approved" or "Approved by"). A caption naming the other
+ * side names the opposite of what is asked, though the stems agree.
+ */
+export function counterpartsOf(prompt: string): Set<string> {
+  const words = prompt.toLowerCase().match(/\p{L}+/gu) ?? [];
+  const out = new Set<string>();
+  for (const w of words) {
+    if (w.length < 5) continue;
+    const agent = /^(\p{L}{3,}?)(?:er|or)$/u.exec(w);
+    const patient = /^(\p{L}{3,}?)ee$/u.exec(w);
+    // "-ed" names a party only where the lexicon files it as one ("the insured"); "Approved" is
+    // the approver's own caption.
+    if (agent) for (const f of ['ee', 'ed']) if (f === 'ee' || nounKind(agent[1] + f)) out.add(agent[1] + f);
+    if (patient) for (const f of ['er', 'or']) out.add(patient[1] + f);
+  }
+  for (const w of words) out.delete(w);
+  return out;
+}
+/** Whether a caption names the counterpart of the side asked for (counterpartsOf). */
+export function namesCounterpart(counterparts: ReadonlySet<string>, text: string): boolean {
+  if (counterparts.size === 0) return false;
+  const agentNamed = /\bby\b/i.test(text);
+  return (text.toLowerCase().match(/\p{L}+/gu) ?? []).some(
+    (w) => counterparts.has(w) && !(agentNamed && w.endsWith('ed')),
+  );
+}
+
+/**
+ * A caption with each word naming the counterpart replaced by a word no question asks for: it
+ * still counts as a word of the caption, but matches nothing ("INSURED" shares its stem with
+ * "insurer" and is its opposite).
+ */
+export function maskCounterparts(counterparts: ReadonlySet<string>, text: string): string {
+  if (counterparts.size === 0) return text;
+  const agentNamed = /\bby\b/i.test(text);
+  return text.replace(/\p{L}+/gu, (w) => {
+    const lower = w.toLowerCase();
+    return counterparts.has(lower) && !(agentNamed && lower.endsWith('ed')) ? 'counterpart' : w;
+  });
 }

@@ -38,7 +38,11 @@ const SHORTHAND: Record<string, string[]> = {
   apartment: ['apt'],
   building: ['bldg'],
   copy: ['cc', 'bcc'],
+  invoice: ['inv'],
   enclosure: ['encl', 'enc'],
+  // "Re:" (in re, "in the matter of") heads a letter's or memo's subject line.
+  subject: ['re'],
+  regarding: ['re'],
 };
 const SHORT = new Map<string, string[]>();
 for (const [word, forms] of Object.entries(SHORTHAND)) SHORT.set(stem(word), forms);
