@@ -1191,6 +1191,14 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(cell.value, show(cell)).toEqual({ type: 'number', value: days / 30 });
     expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(`${days}) days`);
     expectQuotesWritten(cell, id, [lines], 'notice in months');
+    // "either party", "a party": who acts in general, not what is asked. The word is in every
+    // clause of an agreement and matched everywhere; weighed as the asked words, it sank the
+    // notice period below the answerability threshold (null on seed 3322129129).
+    const inDays = await answer(id, {
+      prompt: 'How many days of notice must either party give to end this agreement?',
+      outputType: 'number',
+    });
+    expect(inDays.value, show(inDays)).toEqual({ type: 'number', value: days });
   });
   // An amount in words restated in figures, "ninety thousand dollars ($90,000)", is that amount:
   // the parentheses restate it, they do not mark an accounting negative.

@@ -81,6 +81,14 @@ const FALLBACK_WEIGHT = 0.5;
 const QUALIFIER =
   /\b(?:including|incl\.?|inclusive of|excluding|excl\.?|exclusive of|net of)\s+([a-z][a-z' -]*)/g;
 const QUALIFIER_WEIGHT = 0.5;
+/**
+ * A generic actor after the verb's auxiliary ("must a party give", "may either party
+ * terminate", "does any employee"): who acts in general, not what is asked. Every clause of an
+ * agreement names "either party", so the word matched everywhere and drowned the notice period.
+ */
+const GENERIC_ACTOR =
+  /\b(?:must|should|shall|does|do|did|will|would|can|could|may|might)\s+(?:a|an|any|each|either|every|neither)\s+([a-z]+)\b/g;
+const GENERIC_ACTOR_WEIGHT = 0.5;
 /** A conditional fallback: "If the form has no case number, give its file reference." */
 const FALLBACK =
   /\bif\b[^.?,]*\b(?:no|not|none|without|missing|absent|lacks?)\b[^.?]*?,\s*(?:then\s+)?(?:give|use|return|answer with|report|take)\b([^.?]*)[.?]?/g;
@@ -163,6 +171,10 @@ export function analyzeQuery(prompt: string): Query {
       if (!own.has(t)) weights.delete(t);
   }
   for (const t of own) weights.set(t, 1);
+  const actors = new Set<string>();
+  for (const m of head.matchAll(GENERIC_ACTOR))
+    for (const t of contentStems(m[1]!)) if (weights.get(t) === 1) actors.add(t);
+  for (const t of actors) weights.set(t, GENERIC_ACTOR_WEIGHT);
   for (const t of excluded) if (!terms.includes(t)) weights.delete(t);
   // The question's own words in another language count as the words themselves.
   for (const word of rawTokens(head)) {
@@ -250,7 +262,7 @@ export function analyzeQuery(prompt: string): Query {
       if ((weights.get(k) ?? 0) > KIND_WEIGHT) weights.set(k, KIND_WEIGHT);
     }
   }
-  const focus = terms.filter((t) => t !== kindStem);
+  const focus = terms.filter((t) => t !== kindStem && !actors.has(t));
   if (role !== 0) focus.push(role === 1 ? '@issuing' : '@receiving');
   return {
     prompt,
