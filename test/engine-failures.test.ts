@@ -1189,7 +1189,8 @@ describe('local engine on documents it has never seen, through the upload pipeli
       outputType: 'number',
     });
     expect(cell.value, show(cell)).toEqual({ type: 'number', value: days / 30 });
-    expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(`${days}) days`);
+    // The whole length is quoted, "one hundred and twenty (120) days", not its last words.
+    expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(written);
     expectQuotesWritten(cell, id, [lines], 'notice in months');
     // "either party", "a party": who acts in general, not what is asked. The word is in every
     // clause of an agreement and matched everywhere; weighed as the asked words, it sank the

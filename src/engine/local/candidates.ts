@@ -494,11 +494,15 @@ export function wordsToNumber(text: string): number | null {
   return any ? total : null;
 }
 
-const NUM_WORD = `(?:${Object.keys(SMALL)
+const ONE_NUM_WORD = `(?:${Object.keys(SMALL)
   .filter((k) => k !== 'a' && k !== 'an')
-  .join('|')})(?:[\\s-](?:${Object.keys(SMALL)
-  .filter((k) => k !== 'a' && k !== 'an')
-  .join('|')}))?`;
+  .join('|')})`;
+const TWO_NUM_WORDS = `${ONE_NUM_WORD}(?:[\\s-]${ONE_NUM_WORD})?`;
+/**
+ * A number in words up to the hundreds: "ninety", "forty-five", "one hundred and eighty". An
+ * "and" only after "hundred": "two and three years" is two lengths, not five.
+ */
+const NUM_WORD = `(?:${ONE_NUM_WORD}\\s+hundred(?:\\s+(?:and\\s+)?${TWO_NUM_WORDS})?|${TWO_NUM_WORDS})`;
 const DURATION_RE = new RegExp(
   `\\b(?:(${NUM_WORD})\\s*(?:\\(\\s*(\\d+(?:\\.\\d+)?)\\s*\\)\\s*)?|(\\d+(?:\\.\\d+)?)\\s*(?:-\\s*)?|(an?)\\s+)(calendar\\s+|full\\s+|consecutive\\s+)?(years?|months?|days?|weeks?)\\b`,
   'gi',
