@@ -1201,6 +1201,37 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
     expect(inDays.value, show(inDays)).toEqual({ type: 'number', value: days });
   });
+  // A length counted from an event named alone ("within ten days of receipt") is counted from an
+  // event of what its clause is about: the clause pays invoices, so it is the payment period.
+  // It read as some other event's period and the answer was null.
+  it(`2.2 number / 2.4: a payment period counted from the invoice's receipt is the payment period asked (seed ${SEED})`, async () => {
+    const rng = rngFor('payment from receipt');
+    const [seller, buyer] = rng.sample(COMPANIES, 2) as [string, string];
+    const years = rng.int(1, 5);
+    const days = rng.pick([10, 15, 20, 30, 45, 60]);
+    const months = rng.pick([6, 12, 18, 24]);
+    const written = `${numberWords(days)} (${days}) days`;
+    const event = rng.pick(['of receipt', 'after receipt', 'of delivery']);
+    const lines = [
+      'SUPPLY AGREEMENT',
+      `This Supply Agreement is made between ${seller} (the "Seller") and ${buyer} (the "Buyer").`,
+      `1. Term. This Agreement runs for ${numberWords(years)} (${years}) year${years > 1 ? 's' : ''} from the Effective Date.`,
+      `2. Payment. The Buyer shall pay each undisputed invoice within ${written} ${event}.`,
+      `3. Warranty. The Seller warrants the goods for ${numberWords(months)} (${months}) months from delivery.`,
+      `4. Governing Law. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'supply.pdf');
+    for (const prompt of [
+      'Within how many days must invoices be paid?',
+      'How many days does the buyer have to pay an invoice?',
+    ]) {
+      const cell = await answer(id, { prompt, outputType: 'number' });
+      const what = `${prompt} "${written} ${event}": ${show(cell)}`;
+      expect(cell.value, what).toEqual({ type: 'number', value: days });
+      expect(collapse(String((cell.citations as Json[])[0]?.quote)), what).toContain(written);
+      expectQuotesWritten(cell, id, [lines], 'payment period');
+    }
+  });
   // An amount in words restated in figures, "ninety thousand dollars ($90,000)", is that amount:
   // the parentheses restate it, they do not mark an accounting negative.
   it(`2.2 number / 2.4: an amount written in words with its figures in parentheses is answered as that positive amount (seed ${SEED})`, async () => {

@@ -509,7 +509,15 @@ export function anchorOf(
   if (words.some((w) => SELF_POINT.test(w))) return 'self';
   const stems = contentStems(point.join(' '));
   if (stems.length === 0) return '';
-  return stems.some(asked) ? 'self' : 'other';
+  if (stems.some(asked)) return 'self';
+  // An event named alone ("within ten days of receipt", "after delivery") is an event of what the
+  // clause is about: "pay each invoice within ten days of receipt" counts the payment period.
+  const lone = stems.length === 1 && !words.some((w) => /^of$/i.test(w));
+  if (lone) {
+    const lead = contentStems(ids.slice(0, c.at.from).map((_, i) => text(i)).join(' '));
+    if (lead.some(asked)) return 'self';
+  }
+  return 'other';
 }
 
 /** Associations of clause words live in a table of their own beside the label words' ones. */
