@@ -2325,6 +2325,36 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(own.written);
     expectQuotesWritten(cell, id, [lines], 'effective date');
   });
+  // "a Master Services Agreement dated as of …" dates another agreement: "Agreement dated" beside
+  // it is no label of this agreement's date, which matched only through the shared head noun.
+  // Asked by that other agreement's own words, the date is its date.
+  it(`2.2 date: a date of another agreement ("a Supply Agreement dated as of …") is not this agreement's date (seed ${SEED})`, async () => {
+    const rng = makeRng(hashSeed(SEED, 'engine-failures', 'another agreement dated'));
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    // The agreement referred to is in force already: it is dated before this one.
+    let own = randomDate(rng, 'Month D, YYYY');
+    let other = randomDate(rng, 'Month D, YYYY');
+    while (other.iso === own.iso) other = randomDate(rng, 'Month D, YYYY');
+    if (other.iso > own.iso) [own, other] = [other, own];
+    const kind = rng.pick(['Master Services', 'Supply', 'License', 'Distribution']);
+    const lines = [
+      'NON-DISCLOSURE AGREEMENT',
+      `This Non-Disclosure Agreement is entered into as of ${own.written} by and between ${a} and ${b}.`,
+      `${a} and ${b} are parties to a ${kind} Agreement dated as of ${other.written} (the "${kind} Agreement"), and wish to exchange information in connection with it.`,
+      '1. Each party shall keep the information it receives from the other party confidential.',
+      `2. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'another-dated.pdf');
+    const cell = await answer(id, { prompt: 'Date of the agreement', outputType: 'date' });
+    expect(cell.value, `own ${own.iso}, other ${other.iso}: ${show(cell)}`).toEqual({
+      type: 'date',
+      value: own.iso,
+    });
+    expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(own.written);
+    expectQuotesWritten(cell, id, [lines], 'agreement date');
+    const theirs = await answer(id, { prompt: `When is the ${kind} Agreement dated?`, outputType: 'date' });
+    expect(theirs.value, `theirs: ${show(theirs)}`).toEqual({ type: 'date', value: other.iso });
+  });
   // A letter agreement's restraint is dated from the agreement itself ("for a period of two (2)
   // years from the date of this letter agreement, you shall not solicit"): what tells it from the
   // term is that it forbids something, while the term says how long the agreement lasts. A

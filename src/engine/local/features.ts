@@ -5,7 +5,14 @@ import { type Associations, associationMean, associationScore, associationSum } 
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import type { Phase, Query } from './query.ts';
-import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
+import {
+  type Evidence,
+  evidenceFor,
+  labelScore,
+  maxScore,
+  ofAnotherThing,
+  scorePassages,
+} from './retrieval.ts';
 import { captionSide, namesCounterpart, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 import {
@@ -514,7 +521,12 @@ export function anchorOf(
   // clause is about: "pay each invoice within ten days of receipt" counts the payment period.
   const lone = stems.length === 1 && !words.some((w) => /^of$/i.test(w));
   if (lone) {
-    const lead = contentStems(ids.slice(0, c.at.from).map((_, i) => text(i)).join(' '));
+    const lead = contentStems(
+      ids
+        .slice(0, c.at.from)
+        .map((_, i) => text(i))
+        .join(' '),
+    );
     if (lead.some(asked)) return 'self';
   }
   return 'other';
@@ -888,9 +900,11 @@ export function featuresOf(
   set('deadlineCue', cue);
   set('qDeadline*deadlineCue', query.deadline ? cue : 0);
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
-  set('geoLeft', labelScore(near.left, query));
+  // "a Master Services Agreement dated as of …": the words left of the value date another thing.
+  const another = ofAnotherThing(index, c.at, query);
+  set('geoLeft', another ? 0 : labelScore(near.left, query));
   set('geoAbove', labelScore(near.above, query));
-  set('geoLeftExact', labelScore(near.left, ctx.exact));
+  set('geoLeftExact', another ? 0 : labelScore(near.left, ctx.exact));
   set('geoAboveExact', labelScore(near.above, ctx.exact));
   set('geoAboveGap', clip(near.aboveGap / 12));
   // A label naming the opposite of what is asked ("Closing balance", "Period to", "Debit").

@@ -179,7 +179,8 @@ export function evidenceFor(
     })
     .map((w) => page.words[w]!.text)
     .join(' ');
-  const prefixScore = prefix ? labelScore(prefix, query) : 0;
+  const another = anotherThingAt(index, at, query);
+  const prefixScore = prefix && another < 0 ? labelScore(prefix, query) : 0;
   if (prefix) {
     label = Math.max(label, 0.9 * prefixScore);
     nearText = prefix;
@@ -193,6 +194,9 @@ export function evidenceFor(
     if (d < nearest) nearest = d;
   }
   const proximity = Number.isFinite(nearest) ? 1 / (1 + nearest / 6) : 0;
+  // A unit that matches the question only inside the phrase naming another thing ("a Supply
+  // Agreement dated as of": "dated" for "date") is no passage about what is asked.
+  if (another >= 0 && matchedOnlyWithin(unit, query, another, at.from)) rel = 0;
   // A value under or beside its label is as relevant as the label is a match.
   const relevance = Math.max(best > 0 ? Math.min(1, rel / best) : 0, label);
   return {
@@ -205,6 +209,52 @@ export function evidenceFor(
     prefix: prefixScore,
     nearText,
   };
+}
+
+const MADE = /^(?:dated|signed|executed|made|issued|sent|written)$/i;
+/** Words that open a noun phrase naming a thing other than the document itself. */
+const ANOTHER = /^(?:a|an|any|each|another|your|their|its|his|her|our)$/i;
+const OPENER = /^(?:a|an|any|each|another|your|their|its|his|her|our|this|that|the|these|those)$/i;
+
+/**
+ * The words before a value say whose it is: "a Master Services Agreement dated as of 9 January",
+ * "your letter dated 3 May" date another document, not this one, and a question about "the
+ * agreement's date" finds its label words there only by the shared head noun. Such a prefix is
+ * the question's label only when the question names that other thing by its own words.
+ */
+export function ofAnotherThing(index: DocIndex, at: Located, query: Query): boolean {
+  return anotherThingAt(index, at, query) >= 0;
+}
+
+/** Where the phrase naming another thing opens, as a position in the value's unit; -1 if none. */
+function anotherThingAt(index: DocIndex, at: Located, query: Query): number {
+  const page = index.doc.pages[at.page]!;
+  const start = Math.max(0, at.from - 12);
+  const words = at.unit.words.slice(start, at.from).map((w) => page.words[w]!.text);
+  const made = words.findLastIndex((w) => MADE.test(w.replace(/[^\p{L}]/gu, '')));
+  if (made < 0 || words.length - made > 4) return -1;
+  let opener = -1;
+  for (let i = made - 1; i >= 0; i--) {
+    const w = words[i]!.replace(/[^\p{L}]/gu, '');
+    if (/[,;:.]$/.test(words[i]!)) break;
+    if (OPENER.test(w)) {
+      opener = i;
+      break;
+    }
+  }
+  if (opener < 0 || !ANOTHER.test(words[opener]!.replace(/[^\p{L}]/gu, ''))) return -1;
+  // The phrase's own words, short of its head noun ("master", "services" of "Agreement").
+  const own = contentStems(words.slice(opener + 1, made - 1).join(' '));
+  return own.some((s) => query.weights.get(s) === 1) ? -1 : start + opener;
+}
+
+function matchedOnlyWithin(unit: Passage, query: Query, from: number, to: number): boolean {
+  for (let k = 0; k < unit.stems.length; k++) {
+    if (!query.weights.get(unit.stems[k]!)) continue;
+    const pos = unit.stemAt[k]!;
+    if (pos < from || pos >= to) return false;
+  }
+  return true;
 }
 
 /** The best label among the cells above `seg` in its column, up to a few lines up. */
