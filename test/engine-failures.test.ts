@@ -7,6 +7,8 @@
  *
  * Reproduce a run with ENGINE_TEST_SEED=<seed printed at the start and in each test name>.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { numberWords } from '../train/generate/text.ts';
 import {
@@ -325,6 +327,9 @@ function makeLawContract(rng: Rng): LawContract {
  * for (`ISSUE13_TARGETS=1 npx vitest run test/engine-failures.test.ts`).
  */
 const target = it.skipIf(!process.env.ISSUE13_TARGETS);
+const GERMAN_INVOICE = fileURLToPath(
+  new URL('../../shared/corpus/extraction/invoices/invoice2data_e33124038dfb.pdf', import.meta.url),
+);
 
 describe('local engine on documents it has never seen, through the upload pipeline (issue 13)', () => {
   let h: Harness;
@@ -2487,6 +2492,23 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect((cell.citations as Json[]).length, show(cell)).toBeGreaterThan(0);
     expectQuotesWritten(cell, id, [lines], 'inv no');
   });
+  // A date is a value already, no caption: in a real German invoice whose value column reads
+  // "7. Mai 2014 47774" (the date, then the customer number), "7. Mai 2014" captioned "47774"
+  // and the customer number answered the invoice number, which is "30064443" beside
+  // "Rechnungsnr.". Read from ../shared/corpus, never copied into the repo.
+  it.skipIf(!existsSync(GERMAN_INVOICE))(
+    '2.2 text_quote: words holding a figure caption nothing: a date is no label of the number after it (real invoice)',
+    async () => {
+      const id = await upload(new Uint8Array(readFileSync(GERMAN_INVOICE)), 'rechnung.pdf');
+      const cell = await answer(id, {
+        prompt:
+          'What is the invoice number? If the document has no invoice number (e.g. a payment receipt), give its booking or order reference.',
+        outputType: 'text_quote',
+      });
+      expect(cell.value, show(cell)).toEqual({ type: 'text_quote', value: '30064443' });
+      expect((cell.citations as Json[])[0]?.page, show(cell)).toBe(1);
+    },
+  );
   // One verb names both sides of a relation: the insurer acts, the insured is covered. A box
   // captioned "INSURED" holds the policyholder's name, which shares every letter of "insurer"
   // but the ending; the insurer is the one written after its own caption. A target: a caption

@@ -18,7 +18,11 @@ export function valueCandidates(index: DocIndex, query: Query): Candidate<string
     for (let k = 1; k <= Math.min(MAX_LABEL_WORDS, words.length - 1); k++) {
       const prefix = words.slice(0, k).join(' ');
       // A label inside a cell ends with ":" or "#", or is followed by a number ("Invoice 123").
-      const delimited = /[:#]$/.test(prefix) || /\d/.test(words[k]!);
+      // Words holding a figure, or past a label's colon, are a value already: "17 July" and
+      // "Invoice date: 17 July" are no labels of the "2023" that ends the date.
+      const delimited =
+        /[:#]$/.test(prefix) ||
+        (/\d/.test(words[k]!) && !/\d/.test(prefix) && !words.slice(0, k - 1).some((w) => /:$/.test(w)));
       if (delimited && (labelScore(prefix, query) > 0.3 || k <= 3)) {
         out.push(candidate(unit, k, words.length - 1, words));
       }

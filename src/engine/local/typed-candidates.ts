@@ -552,7 +552,25 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
     });
   }
   out.push(...documentSpans(index));
-  return dedupe(out.filter((c) => !isBareCaption(c.text) && !inTelephoneNumber(c, out)));
+  const dated = dateWords(index);
+  return dedupe(
+    out.filter((c) => !isBareCaption(c.text) && !inTelephoneNumber(c, out) && !inWrittenDate(c, dated)),
+  );
+}
+
+/** The page words (`page:word`) of the dates written in the document, read once per document. */
+function dateWords(index: DocIndex): Set<string> {
+  const hit = index.memo.get('date-words') as Set<string> | undefined;
+  if (hit) return hit;
+  const out = new Set<string>();
+  for (const c of dateCandidates(index)) if (c.at.to > c.at.from) for (const w of pageWords(c)) out.add(w);
+  index.memo.set('date-words', out);
+  return out;
+}
+
+/** An identifier or a name that is a piece of a written date ("2023", "July 2023" of "17 July 2023"). */
+function inWrittenDate(c: TypedCandidate, dated: Set<string>): boolean {
+  return (c.source === 'identifier' || c.source === 'name') && pageWords(c).every((w) => dated.has(w));
 }
 
 /**
@@ -605,7 +623,7 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
 }
 
 /** Page words of a candidate, as `page:word`. */
-const pageWords = (c: TypedCandidate) =>
+const pageWords = (c: { at: TypedCandidate['at'] }) =>
   c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
 /** An identifier that is a part of a telephone number ("987-2409" of "(858) 987-2409"). */
