@@ -229,10 +229,16 @@ export function ofAnotherThing(index: DocIndex, at: Located, query: Query): bool
 /** Where the phrase naming another thing opens, as a position in the value's unit; -1 if none. */
 function anotherThingAt(index: DocIndex, at: Located, query: Query): number {
   const page = index.doc.pages[at.page]!;
+  const text = (i: number) => page.words[at.unit.words[i]!]!.text;
+  // Most values have no "dated" just before them: look there first, before reading the phrase.
+  let madeAt = -1;
+  for (let i = at.from - 1; i >= Math.max(0, at.from - 4) && madeAt < 0; i--) {
+    if (MADE.test(text(i).replace(/[^\p{L}]/gu, ''))) madeAt = i;
+  }
+  if (madeAt < 0) return -1;
   const start = Math.max(0, at.from - 12);
   const words = at.unit.words.slice(start, at.from).map((w) => page.words[w]!.text);
-  const made = words.findLastIndex((w) => MADE.test(w.replace(/[^\p{L}]/gu, '')));
-  if (made < 0 || words.length - made > 4) return -1;
+  const made = madeAt - start;
   let opener = -1;
   for (let i = made - 1; i >= 0; i--) {
     const w = words[i]!.replace(/[^\p{L}]/gu, '');
