@@ -5,14 +5,7 @@ import { type Associations, associationMean, associationScore, associationSum } 
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import type { Phase, Query } from './query.ts';
-import {
-  type Evidence,
-  evidenceFor,
-  labelScore,
-  maxScore,
-  ofAnotherThing,
-  scorePassages,
-} from './retrieval.ts';
+import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, namesCounterpart, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 import {
@@ -521,13 +514,8 @@ export function anchorOf(
   // clause is about: "pay each invoice within ten days of receipt" counts the payment period.
   const lone = stems.length === 1 && !words.some((w) => /^of$/i.test(w));
   if (lone) {
-    const lead = contentStems(
-      ids
-        .slice(0, c.at.from)
-        .map((_, i) => text(i))
-        .join(' '),
-    );
-    if (lead.some(asked)) return 'self';
+    const lead = Array.from({ length: c.at.from }, (_, i) => text(i));
+    if (contentStems(lead.join(' ')).some(asked)) return 'self';
   }
   return 'other';
 }
@@ -901,10 +889,9 @@ export function featuresOf(
   set('qDeadline*deadlineCue', query.deadline ? cue : 0);
   const near = nearbyOf(index, c.picture?.captionAt ?? c.at);
   // "a Master Services Agreement dated as of …": the words left of the value date another thing.
-  const another = ofAnotherThing(index, c.at, query);
-  set('geoLeft', another ? 0 : labelScore(near.left, query));
+  set('geoLeft', e.another ? 0 : labelScore(near.left, query));
   set('geoAbove', labelScore(near.above, query));
-  set('geoLeftExact', another ? 0 : labelScore(near.left, ctx.exact));
+  set('geoLeftExact', e.another ? 0 : labelScore(near.left, ctx.exact));
   set('geoAboveExact', labelScore(near.above, ctx.exact));
   set('geoAboveGap', clip(near.aboveGap / 12));
   // A label naming the opposite of what is asked ("Closing balance", "Period to", "Debit").

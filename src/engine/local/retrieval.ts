@@ -109,6 +109,8 @@ export interface Evidence {
   prefix: number;
   /** The text a reader takes for the value's label (words before it, else the cell left, else above). */
   nearText: string;
+  /** The words before the value name another thing it belongs to ("a Supply Agreement dated as of"). */
+  another: boolean;
 }
 
 /**
@@ -208,6 +210,7 @@ export function evidenceFor(
     table: tableScore,
     prefix: prefixScore,
     nearText,
+    another: another >= 0,
   };
 }
 
@@ -220,38 +223,27 @@ const OPENER = /^(?:a|an|any|each|another|your|their|its|his|her|our|this|that|t
  * The words before a value say whose it is: "a Master Services Agreement dated as of 9 January",
  * "your letter dated 3 May" date another document, not this one, and a question about "the
  * agreement's date" finds its label words there only by the shared head noun. Such a prefix is
- * the question's label only when the question names that other thing by its own words.
+ * the question's label only when the question names that other thing by its own words. Returns
+ * where the phrase naming the other thing opens, as a position in the value's unit; -1 if none.
  */
-export function ofAnotherThing(index: DocIndex, at: Located, query: Query): boolean {
-  return anotherThingAt(index, at, query) >= 0;
-}
-
-/** Where the phrase naming another thing opens, as a position in the value's unit; -1 if none. */
 function anotherThingAt(index: DocIndex, at: Located, query: Query): number {
   const page = index.doc.pages[at.page]!;
   const text = (i: number) => page.words[at.unit.words[i]!]!.text;
-  // Most values have no "dated" just before them: look there first, before reading the phrase.
-  let madeAt = -1;
-  for (let i = at.from - 1; i >= Math.max(0, at.from - 4) && madeAt < 0; i--) {
-    if (MADE.test(text(i).replace(/[^\p{L}]/gu, ''))) madeAt = i;
-  }
-  if (madeAt < 0) return -1;
-  const start = Math.max(0, at.from - 12);
-  const words = at.unit.words.slice(start, at.from).map((w) => page.words[w]!.text);
-  const made = madeAt - start;
+  const letters = (i: number) => text(i).replace(/[^\p{L}]/gu, '');
+  let made = -1;
+  for (let i = at.from - 1; i >= Math.max(0, at.from - 4) && made < 0; i--)
+    if (MADE.test(letters(i))) made = i;
+  if (made < 0) return -1;
   let opener = -1;
-  for (let i = made - 1; i >= 0; i--) {
-    const w = words[i]!.replace(/[^\p{L}]/gu, '');
-    if (/[,;:.]$/.test(words[i]!)) break;
-    if (OPENER.test(w)) {
-      opener = i;
-      break;
-    }
+  for (let i = made - 1; i >= Math.max(0, at.from - 12) && opener < 0; i--) {
+    if (/[,;:.]$/.test(text(i))) break;
+    if (OPENER.test(letters(i))) opener = i;
   }
-  if (opener < 0 || !ANOTHER.test(words[opener]!.replace(/[^\p{L}]/gu, ''))) return -1;
+  if (opener < 0 || !ANOTHER.test(letters(opener))) return -1;
   // The phrase's own words, short of its head noun ("master", "services" of "Agreement").
-  const own = contentStems(words.slice(opener + 1, made - 1).join(' '));
-  return own.some((s) => query.weights.get(s) === 1) ? -1 : start + opener;
+  const own: string[] = [];
+  for (let i = opener + 1; i < made - 1; i++) own.push(text(i));
+  return contentStems(own.join(' ')).some((s) => query.weights.get(s) === 1) ? -1 : opener;
 }
 
 function matchedOnlyWithin(unit: Passage, query: Query, from: number, to: number): boolean {
