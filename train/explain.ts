@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { examine, queryFor } from '../src/engine/local/answer-document.ts';
 import { FEATURES } from '../src/engine/local/features.ts';
-import { checkModel, defaultModel, type ScorerModel } from '../src/engine/local/model.ts';
+import { checkModel, defaultModel, type ScorerModel, scoreOf } from '../src/engine/local/model.ts';
 import { examplesOfGenerated } from './examples.ts';
 import { candidateMatches } from './fit.ts';
 import { generatedDocs } from './generated-examples.ts';
@@ -40,5 +40,19 @@ for (const doc of await generatedDocs('test', Number(args.docs), [args.family!])
     );
     const diffs = FEATURES.map((f, i) => ({ f, a: top.x[i]!, b: ok.x[i]! })).filter((d) => d.a !== d.b);
     console.log(`  ${diffs.map((d) => `${d.f}=${d.a.toFixed(2)}/${d.b.toFixed(2)}`).join('  ')}`);
+    // Which differences carry the gap: the right candidate's rank score with one feature set to the top's value.
+    const m = model.groups[e.group];
+    const base = scoreOf(m, m.ranker, ok.x).rank;
+    const effects = diffs
+      .map((d) => {
+        const x = Float64Array.from(ok.x);
+        x[FEATURES.indexOf(d.f)] = d.a;
+        return { f: d.f, delta: scoreOf(m, m.ranker, x).rank - base };
+      })
+      .sort((a, b) => Math.abs(b.delta) - Math.abs(a.delta))
+      .slice(0, 10);
+    console.log(
+      `  effects on right: ${effects.map((d) => `${d.f} ${d.delta >= 0 ? '+' : ''}${d.delta.toFixed(2)}`).join('  ')}`,
+    );
   }
 }
