@@ -1430,6 +1430,34 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
     expectListOf(cell, chosen, id, [lines], 'exclusions');
   });
+  // "What may the tenant not do?" asks for acts, not for the tenant: a party the question names
+  // only as the actor (or after "on", "the restrictions on the tenant") is no party asked for,
+  // so the tenants' names, printed beside "Tenant", are not the answer.
+  it(`2.2 list_scalar / 2.4: what a party may not do is the acts a clause forbids, not the party's names (seed ${SEED})`, async () => {
+    const rng = rngFor('forbidden acts');
+    const [landlord] = rng.sample(COMPANIES, 1) as [string];
+    const tenants = rng.sample(PEOPLE, 2) as [string, string];
+    const pool = [
+      'sublet the Premises without the prior written consent of the Landlord',
+      'keep any pets on the Premises',
+      'make structural alterations to the Premises',
+      'store flammable materials on the Premises',
+      'use the Premises for any unlawful purpose',
+    ];
+    const chosen = rng.sample(pool, rng.int(3, 4));
+    const lines = [
+      'RESIDENTIAL LEASE AGREEMENT',
+      `Landlord: ${landlord}`,
+      `Tenants: ${tenants[0]} and ${tenants[1]}`,
+      `1. Rent. The Tenant shall pay rent of ${money(rng.int(800, 3500) * 100)} per month, in advance.`,
+      '2. Use of the Premises. The Tenant shall not',
+      ...countedOut(chosen, 'or'),
+      `3. This Lease is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'lease-restrictions.pdf');
+    const cell = await answer(id, { prompt: 'What may the tenant not do?', outputType: 'list_scalar' });
+    expectListOf(cell, chosen, id, [lines], 'forbidden acts');
+  });
   // A deadline question wants a date written as a limit ("reply by"), not the letter's own date,
   // which stands first and alone at the top of the letter.
   it(`2.2 date / 2.4: "By when must the recipient respond?" is the date after "reply by", not the letter's date (seed ${SEED})`, async () => {

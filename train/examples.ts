@@ -10,6 +10,9 @@ import type { EngineColumn, EngineDocument, EnginePage } from '../src/engine/typ
 import { readEnginePages } from '../test/fixtures/contract.ts';
 import type { GeneratedDoc, GoldAnswer } from './generate/types.ts';
 
+/** Ids of the labelled real documents' examples start with this; generated ones never do. */
+export const CORPUS_PREFIX = 'corpus_';
+
 export interface Example {
   /** Family (generated) or dataset (corpus) name. */
   family: string;
@@ -102,7 +105,7 @@ export async function examplesOfCorpus(dir: string, fieldsFile: string): Promise
     if (!docs.has(file)) {
       const pages = await readEnginePages(new Uint8Array(readFileSync(file)));
       const hasText = pages.some((p) => p.words.length > 5);
-      docs.set(file, hasText ? documentOf(`corpus_${path.basename(file, '.pdf')}`, pages) : null);
+      docs.set(file, hasText ? documentOf(`${CORPUS_PREFIX}${path.basename(file, '.pdf')}`, pages) : null);
     }
     const doc = docs.get(file);
     const s = spec.get(`${row.dataset}/${row.field}`);

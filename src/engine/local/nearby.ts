@@ -60,6 +60,9 @@ export function lineOfWord(index: DocIndex, page: number): Int32Array {
   return out;
 }
 
+/** How a caption ends before its value: a colon, a number sign, or "No." / "Nr." / "Nº" ("Rechnungsnr." too). */
+const CAPTION_END = /(?:[:#]|\b(?:no|nr|nro|num|núm|n[°º])\.?|\p{Ll}nr\.?)$/iu;
+
 export function nearbyOf(index: DocIndex, at: Located): Nearby {
   const key = `nearby:${at.unit.id}:${at.from}`;
   const hit = index.memo.get(key) as Nearby | undefined;
@@ -96,8 +99,9 @@ export function nearbyOf(index: DocIndex, at: Located): Nearby {
     const x1 = Math.max(page.words[first]!.box[2], page.words[last]!.box[2]);
     const H = page.height || 792;
     // Far enough for a form box whose caption sits above a signature or a blank. A value
-    // captioned on its own line ("Order number: 93550438") takes no caption from above.
-    const captionedLeft = /[:#]$/.test(left);
+    // captioned on its own line ("Order number: 93550438", "Rechnungsnr. 30064443") takes no
+    // caption from above.
+    const captionedLeft = CAPTION_END.test(left);
     for (let l = li - 1; l >= 0 && l >= li - 8 && !captionedLeft; l--) {
       const up = layout.lines[l]!;
       const gap = ((line.box[1] - up.box[3]) * H) / line.height;

@@ -225,12 +225,18 @@ export function analyzeQuery(prompt: string): Query {
   }
   // Outside parentheses and stopwords ("this" is no person, "the party" is), nor abbreviations
   // ("Re", a god in the lexicon, heads a subject line).
-  const asks =
-    rawTokens(head)
-      .filter((w) => w.length > 2 && !STOPWORDS.has(w))
-      .map(nounKind)
-      .find((k) => k !== undefined) ?? null;
+  const asks = ACT_ASKED.test(core)
+    ? null
+    : (rawTokens(head.replace(QUALIFYING_PARTY, '$1'))
+        .filter((w) => w.length > 2 && !STOPWORDS.has(w))
+        .map(nounKind)
+        .find((k) => k !== undefined) ?? null);
   const role = askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' '));
+  // The side a question asks for makes its answer a party only when the party is what is asked:
+  // "the restrictions on the tenant" asks for restrictions.
+  const partyAsked =
+    role !== 0 &&
+    askedSide(core.replace(ruledOut, ' ').replace(QUALIFYING_PARTY, '$1'), ruledOutWords.join(' ')) !== 0;
   const contact = CONTACT_ASKED.find(([, re]) => re.test(core))?.[0] ?? null;
   const tail = tailAsked(core);
   // "Last four digits", "ending in": how the answer is printed, not words its label prints.
@@ -244,7 +250,7 @@ export function analyzeQuery(prompt: string): Query {
   }
   // A contact detail is a value a document states or not, like an identifier ("email address" is
   // no place); so are the last digits of a card or account.
-  const kind = contact || tail !== null ? 'identifier' : answerKind(core, asks, role);
+  const kind = contact || tail !== null ? 'identifier' : answerKind(core, asks, partyAsked);
   // Likewise "date" in a date question: every date's label says it.
   if (kind === 'date') {
     const d = stem('date');
@@ -305,8 +311,19 @@ const KIND_WORD: Partial<Record<AnswerKind, string>> = {
   entity: 'name',
 };
 
+/**
+ * A party named after a preposition that follows what is asked ("the restrictions on the tenant",
+ * "the obligations of the landlord"): it qualifies the answer, it is not it. The first group keeps
+ * what is asked.
+ */
+const QUALIFYING_PARTY =
+  /(\b(?!(?:name|names|who|whom|whose|which|what|contact|person|people|agent)\b)[a-z]{4,}s?)\s+(?:on|of|for|against|upon|under)\s+(?:(?:the|a|an|this|that|its|their|each|every|any)\s+)?[a-z-]+/g;
+
+/** "What may the tenant not do?", "What must the buyer do?": an act is asked, not its actor. */
+const ACT_ASKED = /^\s*what\s+(?:\w+\s+){1,5}?do\s*\??\s*$/;
+
 /** The answer shape from question words alone (who, when, how much, which number). */
-function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
+function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): AnswerKind {
   if (
     /\bhow long\b|\bduration\b|\bterm\b|\bperiod\b|\bhow many (?:days|weeks|months|years)\b/.test(q) &&
     !/\bdate\b/.test(q)
@@ -321,6 +338,7 @@ function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
   ) {
     return 'identifier';
   }
+  if (ACT_ASKED.test(q)) return 'span';
   if (
     /\bwho\b|\bwhom\b|\bwhose\b|\bname\b|\bcompany\b|\bwhich (?:firm|business|person|organi[sz]ation)\b/.test(
       q,
@@ -336,7 +354,7 @@ function answerKind(q: string, asks: NounKind | null, role: Side): AnswerKind {
   if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
   // "Recipient", "the issuing agency", "the premises": the question's noun says what it names.
   // A side of an exchange asked for ("which store issued this receipt") is a party: a name.
-  if (asks === 'person' || asks === 'group' || role !== 0) return 'entity';
+  if (asks === 'person' || asks === 'group' || partyAsked) return 'entity';
   if (asks === 'place') return 'place';
   return 'span';
 }
