@@ -84,6 +84,22 @@ export function examine(
   return { group, ctx, scored };
 }
 
+/**
+ * A length of time counted from another event ("for six months following the termination of my
+ * employment") is that event's period. Where the document also counts one from what the question
+ * asks about ("for four years from the date hereof"), those from other events rank after every
+ * other candidate, whatever the scorer made of them: the scorer learned the anchor from few
+ * examples, and a retrain scored the two within 0.01 of each other.
+ */
+function selfCountedFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] {
+  if (!scored.some((s) => s.x[AT.anchorSelf!] === 1)) return scored;
+  const other = (s: T) => s.x[AT.anchorOther!] === 1;
+  return [...scored.filter((s) => !other(s)), ...scored.filter(other)];
+}
+
+/** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
+const answering = (e: Examined): Examined => ({ ...e, scored: selfCountedFirst(e.scored) });
+
 /** Pages read closely: retrieval picks the few most about the question, and the first page. */
 const PAGES_READ = 4;
 
@@ -349,7 +365,7 @@ function lengthAnswer(
   doc: EngineDocument,
   model: ScorerModel,
 ): DocumentAnswer {
-  const { e, decision } = examineTerms(column, query, doc, model);
+  const { e, decision } = examineTerms(column, query, doc, model, answering);
   const m = model.groups[e.group];
   const top = e.scored[0];
   const d = top && termIn(e, top);
@@ -384,8 +400,9 @@ function examineTerms(
   query: Query,
   doc: EngineDocument,
   model: ScorerModel,
+  read: (e: Examined) => Examined = (e) => e,
 ): { e: Examined; decision: number } {
-  const e = examine(column, query, doc, model);
+  const e = read(examine(column, query, doc, model));
   const terms = { ...e, scored: e.scored.filter((s) => termIn(e, s) !== undefined) };
   return { e: terms, decision: decided(e, model).decision };
 }
@@ -417,7 +434,7 @@ export function answerDocument(
           ? lengthAnswer(column, query, doc, model)
           : null;
   if (byValue) return byValue;
-  const e = examine(column, query, doc, model);
+  const e = answering(examine(column, query, doc, model));
   const m = model.groups[e.group];
   const top = e.scored[0];
   switch (type) {
