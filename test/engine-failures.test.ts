@@ -2615,4 +2615,53 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const cell = await answer(id, { prompt: 'Who is copied on the letter?', outputType: 'list_scalar' });
     expectListOf(cell, cc, id, [lines], 'cc');
   });
+  // "Before deductions" says what the amount is reckoned against, as "including tax" does: the
+  // gross pay is asked, not the "Total deductions" line whose words the question also writes.
+  it(`2.2 number / 2.4: the total earnings before deductions is the gross pay, not the total deductions (seed ${SEED})`, async () => {
+    const rng = rngFor('before deductions');
+    const [employer] = rng.sample(COMPANIES, 1) as [string];
+    const employee = rng.pick(PEOPLE);
+    const gross = rng.int(300_000, 700_000);
+    const tax = Math.round(gross * (rng.int(12, 22) / 100));
+    const other = rng.int(5_000, 20_000);
+    const net = gross - tax - other;
+    const lines = [
+      employer,
+      'PAY STATEMENT',
+      `Employee: ${employee}`,
+      `Pay date: ${rng.int(10, 28)} ${rng.pick(MONTHS)} ${rng.int(2020, 2027)}`,
+      `Salary ${money(gross)}`,
+      `Income tax ${money(tax)}`,
+      `Pension contribution ${money(other)}`,
+      `Gross pay ${money(gross)}`,
+      `Total deductions ${money(tax + other)}`,
+      `Net pay ${money(net)}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'payslip.pdf');
+    const cell = await answer(id, { prompt: 'Total earnings before deductions', outputType: 'number' });
+    expect(cell.value, show(cell)).toEqual({ type: 'number', value: gross / 100 });
+    expectQuotesWritten(cell, id, [lines], 'gross pay');
+  });
+  // The holder of an account is the party a statement is sent to, not the bank that heads it.
+  it(`2.2 text_quote / 2.4: "Whose account is this?" answers the holder in the address block, not the bank (seed ${SEED})`, async () => {
+    const rng = rngFor('whose account');
+    const bank = `${brand(rng.pick(COMPANIES))} Bank`;
+    const holder = rng.pick(PEOPLE);
+    const [street, town] = address(rng);
+    const lines = [
+      bank,
+      'Account statement',
+      holder,
+      street,
+      town,
+      `Account number: ${rng.int(10_000_000, 99_999_999)}`,
+      `Statement period: 1 ${rng.pick(MONTHS)} to 30 ${rng.pick(MONTHS)}`,
+      `Opening balance ${money(rng.int(10_000, 900_000))}`,
+      `Closing balance ${money(rng.int(10_000, 900_000))}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'statement.pdf');
+    const cell = await answer(id, { prompt: 'Whose account is this?', outputType: 'text_quote' });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(holder);
+    expectQuotesWritten(cell, id, [lines], 'account holder');
+  });
 });

@@ -360,13 +360,16 @@ function writtenPhase(before: string[], captions: string[]): Phase | null {
 
 /**
  * A caption naming only a part of what is asked: "Tax" beside the tax when the total including
- * tax is asked holds that part, not the total.
+ * tax is asked holds that part, not the total; so do "Total tax" and "Tax amount", and "Total
+ * deductions" when the earnings before deductions are asked.
  */
 function namesOnlyPart(parts: Set<string>, text: string): boolean {
   if (!parts.size) return false;
   const stems = literalStems(text).filter((s) => !/\d/.test(s));
-  return stems.length > 0 && stems.every((s) => parts.has(s));
+  return stems.some((s) => parts.has(s)) && stems.every((s) => parts.has(s) || AGGREGATE_STEMS.has(s));
 }
+/** Words that add up whatever they name: "total tax" is the tax. */
+const AGGREGATE_STEMS = new Set(['total', 'sum', 'amount']);
 
 /**
  * Whether another row of the table fills a column this one leaves empty that answers better,
@@ -990,6 +993,9 @@ export function featuresOf(
   }
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);
+  // The largest amount is the total a document adds up to, not any amount: asked for net pay
+  // or a late fee, a scorer that learned "largest" from totals picks the gross or the balance.
+  if (!TOTAL_ASKED.test(query.prompt)) set('trait:largest', 0);
   set(`kind:${query.kind}`, 1);
   const t = c.traits;
   const is = (k: string) => (query.kind === k ? 1 : 0);
@@ -1034,6 +1040,10 @@ export function featuresOf(
   }
   return x;
 }
+
+/** A question after what a document adds up to: the total, the sum, what is owed in all. */
+const TOTAL_ASKED =
+  /\b(?:total(?:s|led|ling)?|sum(?:med)?|grand|overall|altogether|in all|ow(?:e|es|ed|ing))\b/i;
 
 /** Digits only, as many as asked (3 to 6 when the question does not say how many). */
 function fitsTail(tail: number, c: TypedCandidate): boolean {

@@ -15,7 +15,7 @@ const GIVER_CAPTION =
   /\b(?:from|seller|sold by|vendor|supplier|provider|provided by|merchant|issued by|billed by|remit(?:tance)? to|pay(?:able)? to|payee|sender|shipper|consignor|lessor|landlord|licensor|employer|contractor|absender|verk[äa]ufer|lieferant|rechnungssteller|leverancier|verkoper|fournisseur|vendeur|[ée]metteur)s?\b/i;
 /** Captions of the receiving or paying side. */
 const TAKER_CAPTION =
-  /\b(?:bill(?:ed)? to|invoice(?:d)? to|sold to|ship(?:ped)? to|deliver(?:ed|y)? to|customer|client|buyer|purchaser|recipient|consignee|attn|attention|addressed to|licen[cs]ed to|licensee|lessee|tenant|employee|payer|kunde|empf[äa]nger|k[äa]ufer|rechnung an|klant|factuuradres|acheteur|destinataire|factur[ée] [àa])s?\b/i;
+  /\b(?:bill(?:ed)? to|invoice(?:d)? to|sold to|ship(?:ped)? to|deliver(?:ed|y)? to|customer|client|buyer|purchaser|recipient|consignee|attn|attention|addressed to|licen[cs]ed to|licensee|lessee|tenant|employee|payer|(?:account|card|policy)\s?holder|kunde|empf[äa]nger|k[äa]ufer|rechnung an|klant|factuuradres|acheteur|destinataire|factur[ée] [àa])s?\b/i;
 
 const BARE_CAPTION = new RegExp(`^(?:${GIVER_CAPTION.source}|${TAKER_CAPTION.source})$`, 'i');
 
@@ -39,7 +39,7 @@ const GIVER_ASKED =
   /\b(?:issu(?:ed|es|ing)|sent|sends|sold by|sells|seller|vendor|supplier|provider|provides|merchant|sender|billing|billed by|payee|lessor|landlord|employer|from whom|shipper)s?\b/g;
 /** Question wording that asks for the receiving side ("addressed to", "the customer", "being billed"). */
 const TAKER_ASKED =
-  /\b(?:customer|client|buyer|purchaser|recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom)s?\b/g;
+  /\b(?:customer|client|buyer|purchaser|recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom|(?:account|card|policy)\s?holder|whose account)s?\b/g;
 
 /**
  * Which side a question asks for, from its own words; words it rules out ("not the customer")

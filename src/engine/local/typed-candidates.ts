@@ -780,9 +780,11 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
     }
   }
   const all = numberCandidates(index);
+  // The largest amount on the page: a rate ("15.0%") is no amount, however large its figure.
   let largest = 0;
   for (const c of all)
-    if (c.value.currency || c.value.decimals) largest = Math.max(largest, Math.abs(c.value.value));
+    if ((c.value.currency || c.value.decimals) && !c.value.percent)
+      largest = Math.max(largest, Math.abs(c.value.value));
   for (const c of all) {
     const v = c.value;
     out.push({
@@ -795,7 +797,7 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
         decimals: v.decimals ? 1 : 0,
         percent: v.percent ? 1 : 0,
         suspicious: v.suspicious ? 1 : 0,
-        largest: largest > 0 && Math.abs(v.value) === largest ? 1 : 0,
+        largest: largest > 0 && !v.percent && Math.abs(v.value) === largest ? 1 : 0,
         negative: v.value < 0 ? 1 : 0,
         // A nil amount ("0.00 EUR" of tax) is seldom the total or the fee asked for.
         zero: v.value === 0 ? 1 : 0,
