@@ -994,7 +994,8 @@ export function featuresOf(
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);
   // The largest amount is the total a document adds up to, not any amount: asked for net pay
-  // or a late fee, a scorer that learned "largest" from totals picks the gross or the balance.
+  // or a late fee, a scorer that learned "largest" from totals picks the earnings before
+  // deductions or the balance.
   if (!TOTAL_ASKED.test(query.prompt)) set('trait:largest', 0);
   set(`kind:${query.kind}`, 1);
   const t = c.traits;
