@@ -993,10 +993,6 @@ export function featuresOf(
   }
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);
-  // The largest amount is the total a document adds up to, not any amount: asked for net pay
-  // or a late fee, a scorer that learned "largest" from totals picks the earnings before
-  // deductions or the balance.
-  if (!TOTAL_ASKED.test(query.prompt)) set('trait:largest', 0);
   set(`kind:${query.kind}`, 1);
   const t = c.traits;
   const is = (k: string) => (query.kind === k ? 1 : 0);
@@ -1041,10 +1037,6 @@ export function featuresOf(
   }
   return x;
 }
-
-/** A question after what a document adds up to: the total, the sum, what is owed in all. */
-const TOTAL_ASKED =
-  /\b(?:total(?:s|led|ling)?|sum(?:med)?|grand|overall|altogether|in all|ow(?:e|es|ed|ing))\b/i;
 
 /** Digits only, as many as asked (3 to 6 when the question does not say how many). */
 function fitsTail(tail: number, c: TypedCandidate): boolean {

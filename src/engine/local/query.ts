@@ -77,8 +77,10 @@ export const RELATED_WEIGHT = 0.35;
 /** A derived form of a prompt word ("inspector" for "inspect") weighs nearly as the word itself. */
 const DERIVED_SHARE = 0.8;
 const FALLBACK_WEIGHT = 0.5;
-/** Words that say what an answer includes or leaves out ("including tax", "net of fees"). */
-// "before deductions", "after tax": an amount reckoned against another, which it is not.
+/**
+ * Words that say what an answer includes or leaves out ("including tax", "net of fees"), or
+ * what an amount is reckoned against ("before deductions", "after tax"), which it is not.
+ */
 const QUALIFIER =
   /\b(?:including|incl\.?|inclusive of|excluding|excl\.?|exclusive of|net of|(?:before|after)(?=\s+(?:any\s+)?(?:tax(?:es)?|deductions?|vat|withholding|discounts?)\b))\s+([a-z][a-z' -]*)/g;
 const QUALIFIER_WEIGHT = 0.5;

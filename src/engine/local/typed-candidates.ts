@@ -780,7 +780,11 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
     }
   }
   const all = numberCandidates(index);
+  const totalAsked = TOTAL_ASKED.test(query.prompt);
   // The largest amount on the page: a rate ("15.0%") is no amount, however large its figure.
+  // It is the total a document adds up to, so it counts only when a total is asked: asked for
+  // net pay or a late fee, a scorer that learned "largest" from totals picks the earnings
+  // before deductions or the balance.
   let largest = 0;
   for (const c of all)
     if ((c.value.currency || c.value.decimals) && !c.value.percent)
@@ -797,7 +801,7 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
         decimals: v.decimals ? 1 : 0,
         percent: v.percent ? 1 : 0,
         suspicious: v.suspicious ? 1 : 0,
-        largest: largest > 0 && !v.percent && Math.abs(v.value) === largest ? 1 : 0,
+        largest: totalAsked && largest > 0 && !v.percent && Math.abs(v.value) === largest ? 1 : 0,
         negative: v.value < 0 ? 1 : 0,
         // A nil amount ("0.00 EUR" of tax) is seldom the total or the fee asked for.
         zero: v.value === 0 ? 1 : 0,
@@ -806,6 +810,10 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
   }
   return inUnitAsked(index, query, out);
 }
+
+/** A question after what a document adds up to: the total, the sum, what is owed in all. */
+const TOTAL_ASKED =
+  /\b(?:total(?:s|led|ling)?|sum(?:med)?|grand|overall|altogether|in all|ow(?:e|es|ed|ing))\b/i;
 
 /** "How many GB …", "how many employees …": the unit a count question names. */
 const COUNT_OF = /\bhow\s+many\s+(\p{L}[\p{L}-]*)/iu;
