@@ -97,13 +97,14 @@ export function listItems(
     take(s);
   }
   if (items.length > 0) expand();
-  // One name alone (a signature) that a run of entries also lists ("a) Bruno Iwasaki, b) …"): the list is the run.
+  // One name alone (a signature) that a run of entries also lists ("a) Bruno Iwasaki, b) …"): the
+  // list is the run, when it holds every other entry found too.
   const elsewhere = (a: Scored, b: Scored) => {
     if (a.cand.at.page !== b.cand.at.page) return true;
     const [x, y] = [boxOf(e.ctx, a.cand), boxOf(e.ctx, b.cand)];
     return x[2] <= y[0] || y[2] <= x[0] || x[3] <= y[1] || y[3] <= x[1];
   };
-  const other = items.length === 1 ? bestRun(e, asksSummary, (s) => !elsewhere(s, items[0]!)) : null;
+  const other = items.length > 0 ? bestRun(e, asksSummary, (s) => !elsewhere(s, items[0]!)) : null;
   // Entries of one list are about as likely as each other, or counted out ("a)", "b)"): a
   // caption over a signature is no entry.
   const even = (r: Scored[]) => Math.min(...r.map((s) => s.p)) >= 0.25 * Math.max(...r.map((s) => s.p));
@@ -111,7 +112,7 @@ export function listItems(
     other !== null &&
     other.sum >= (m.runThreshold ?? m.threshold) &&
     (even(other.items) || other.items.every((s) => isMarked(e, s))) &&
-    other.items.some((s) => keyOf(s) === keyOf(items[0]!));
+    items.every((found) => other.items.some((s) => keyOf(s) === keyOf(found)));
   const run = alone && other ? other : bestRun(e, asksSummary);
   if (items.length === 0 || alone) {
     if (run.sum < (m.runThreshold ?? m.threshold)) return [];
@@ -270,18 +271,18 @@ function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor
   const h = a[3] - a[1];
   if (h <= 0) return [];
   const figures = figureColumns(ctx, anchor.cand);
+  // Walking either way, of two readings of one row ("Ann Lee", "Ann Lee Partner") the likelier comes first.
   const column = scored
     .filter((s) => s !== anchor && inColumnOf(ctx, anchor, s))
-    .map((s) => ({ s, b: boxOf(ctx, s.cand) }))
-    .sort((x, y) => x.b[1] - y.b[1]);
+    .map((s) => ({ s, b: boxOf(ctx, s.cand) }));
   const out: Scored[] = [];
   // Walk away from the anchor both ways while the line gap stays list-like.
   for (const dir of [-1, 1] as const) {
     let edge = dir < 0 ? a[1] : a[3];
     const run =
       dir < 0
-        ? [...column].filter(({ b }) => b[3] <= a[1] + h * 0.2).reverse()
-        : column.filter(({ b }) => b[1] >= a[3] - h * 0.2);
+        ? column.filter(({ b }) => b[3] <= a[1] + h * 0.2).sort((x, y) => y.b[1] - x.b[1] || y.s.p - x.s.p)
+        : column.filter(({ b }) => b[1] >= a[3] - h * 0.2).sort((x, y) => x.b[1] - y.b[1] || y.s.p - x.s.p);
     for (const { s, b } of run) {
       const gap = dir < 0 ? edge - b[3] : b[1] - edge;
       // A table's summary row closes its entries; it is not one of them. So does a row with
