@@ -4,7 +4,7 @@ import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
-import type { Phase, Query } from './query.ts';
+import { type Phase, type Query, VALUE_KINDS } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, namesCounterpart, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
@@ -262,6 +262,7 @@ export const FEATURES: readonly string[] = [
   'qCount*isMoney',
   'qDuration*isDuration',
   'qDate*isDate',
+  'qValue*otherKind',
   'qContact*fits',
   'qContact*other',
   'qTail*fits',
@@ -1009,6 +1010,13 @@ export function featuresOf(
   set('qCount*isMoney', /\bhow many\b/i.test(query.prompt) ? (t.isMoney ?? t.currency ?? 0) : 0);
   set('qDuration*isDuration', is('duration') * (t.isDuration ?? 0));
   set('qDate*isDate', is('date') * (t.isDate ?? 0));
+  // A value of another kind than the one asked for: the "30 days" of a payment term beside the
+  // word "invoice" is no invoice number, nor a date an amount.
+  const valueKind = t.isDate ? 'date' : t.isDuration ? 'duration' : t.isMoney || t.currency ? 'money' : null;
+  set(
+    'qValue*otherKind',
+    VALUE_KINDS.includes(query.kind) && valueKind !== null && !fitsKind(query, c) ? 1 : 0,
+  );
   if (query.contact) {
     const shape = contactOf(c);
     set('qContact*fits', shape === query.contact ? 1 : 0);
