@@ -270,7 +270,7 @@ export function existenceOf(query: Query, doc: EngineDocument, model: ScorerMode
     const column = valueColumn(asked);
     const { e, decision } =
       asked.kind === 'duration'
-        ? examineTerms(column, asked, doc, model)
+        ? examineTerms(column, asked, doc, model, ownPeriods)
         : decided(examine(column, asked, doc, model), model);
     const m = model.groups[e.group];
     const found = { e, m, decision, margin: sigmoid(logit(decision) - logit(m.threshold)) };
@@ -278,6 +278,17 @@ export function existenceOf(query: Query, doc: EngineDocument, model: ScorerMode
   }
   return best;
 }
+
+/**
+ * Whether a document states a length of time is read from the lengths it counts from what the
+ * question asks about or from nothing: "six months following the termination of my employment"
+ * is the period of a restraint after the employment, no duration of the agreement, unless the
+ * question names that event (then the length counts from what it asks about, see anchorOf).
+ */
+const ownPeriods = (e: Examined): Examined => ({
+  ...e,
+  scored: e.scored.filter((s) => s.x[AT.anchorOther!] !== 1),
+});
 
 /** The whole target, then its alternatives when it names several ("a term or duration"). */
 function alternativesOf(target: string): string[] {

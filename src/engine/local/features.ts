@@ -1010,8 +1010,8 @@ export function featuresOf(
   set('qCount*isMoney', /\bhow many\b/i.test(query.prompt) ? (t.isMoney ?? t.currency ?? 0) : 0);
   set('qDuration*isDuration', is('duration') * (t.isDuration ?? 0));
   set('qDate*isDate', is('date') * (t.isDate ?? 0));
-  // A value of another kind than the one asked for: the "30 days" of a payment term beside the
-  // word "invoice" is no invoice number, nor a date an amount.
+  // A value of another kind than the one asked for: the "30 days" of a payment term is no
+  // reference, however close to the question's words, nor a date an amount.
   const valueKind = t.isDate ? 'date' : t.isDuration ? 'duration' : t.isMoney || t.currency ? 'money' : null;
   set(
     'qValue*otherKind',
