@@ -271,7 +271,6 @@ function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor
   const h = a[3] - a[1];
   if (h <= 0) return [];
   const figures = figureColumns(ctx, anchor.cand);
-  // Walking either way, of two readings of one row ("Ann Lee", "Ann Lee Partner") the likelier comes first.
   const column = scored
     .filter((s) => s !== anchor && inColumnOf(ctx, anchor, s))
     .map((s) => ({ s, b: boxOf(ctx, s.cand) }));
@@ -279,10 +278,9 @@ function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor
   // Walk away from the anchor both ways while the line gap stays list-like.
   for (const dir of [-1, 1] as const) {
     let edge = dir < 0 ? a[1] : a[3];
-    const run =
-      dir < 0
-        ? column.filter(({ b }) => b[3] <= a[1] + h * 0.2).sort((x, y) => y.b[1] - x.b[1] || y.s.p - x.s.p)
-        : column.filter(({ b }) => b[1] >= a[3] - h * 0.2).sort((x, y) => x.b[1] - y.b[1] || y.s.p - x.s.p);
+    const ahead = column.filter(({ b }) => (dir < 0 ? b[3] <= a[1] + h * 0.2 : b[1] >= a[3] - h * 0.2));
+    // Nearest line first; of two readings of one row ("Ann Lee", "Ann Lee Partner") the likelier.
+    const run = ahead.sort((x, y) => dir * (x.b[1] - y.b[1]) || y.s.p - x.s.p);
     for (const { s, b } of run) {
       const gap = dir < 0 ? edge - b[3] : b[1] - edge;
       // A table's summary row closes its entries; it is not one of them. So does a row with
