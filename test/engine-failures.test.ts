@@ -1029,6 +1029,68 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(cell, id, [lines], 'table cell');
     }
   });
+  // A question names what it asks about with numbers of its own ("Week 3", "in 2023", "Table 1"):
+  // those numbers and their siblings in the header are names, and a growth rate beside the word
+  // "total" is no total.
+  it(`2.2 number / 2.4: a cell and a total asked by numbered column headers ("Week 3", "2023") are the figures, not the headers nor a percentage (seed ${SEED})`, async () => {
+    const rng = rngFor('numbered headers');
+    const company = rng.pick(COMPANIES);
+    const metric = rng.pick(['Revenue', 'Units shipped', 'Operating costs', 'New customers']);
+    const rows = rng.sample(['North', 'South', 'Head office', 'Online', 'Plant A', 'Retail'], 4);
+    const start = rng.int(2015, 2021);
+    const columns = rng.pick([
+      ['Stage 1', 'Stage 2', 'Stage 3', 'Stage 4'],
+      ['Phase 1', 'Phase 2', 'Phase 3'],
+      [0, 1, 2, 3].map((k) => String(start + k)),
+    ]);
+    const values = rows.map(() => columns.map(() => rng.int(1_000, 9_999)));
+    const totals = columns.map((_, j) => values.reduce((a, r) => a + r[j]!, 0));
+    const thousands = (n: number) => n.toLocaleString('en-US');
+    const change = `${rng.int(2, 19)}.${rng.int(1, 9)}%`;
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: company, size: 16 },
+      { x: 72, top: 110, text: 'Management Report', size: 14 },
+      {
+        x: 72,
+        top: 150,
+        text: `Total ${metric.toLowerCase()} increased by ${change} compared with the prior year.`,
+      },
+      { x: 72, top: 176, text: `Table 1: ${metric} by site` },
+      { x: 72, top: 200, text: 'Site' },
+      ...columns.map((c, j) => ({ x: 250 + j * 70, top: 200, text: c })),
+    ];
+    [...rows, 'Total'].forEach((r, i) => {
+      placed.push({ x: 72, top: 222 + i * 20, text: r });
+      for (const [j] of columns.entries()) {
+        const v = i < rows.length ? values[i]![j]! : totals[j]!;
+        placed.push({ x: 250 + j * 70, top: 222 + i * 20, text: thousands(v) });
+      }
+    });
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'report.pdf');
+    const i = rng.int(1, rows.length - 1);
+    const j = rng.int(1, columns.length - 1);
+    const cell = await answer(id, {
+      prompt: `What is the ${metric.toLowerCase()} for ${rows[i]} in ${columns[j]}?`,
+      outputType: 'number',
+    });
+    expect(cell.value?.value, show(cell)).toBe(values[i]![j]);
+    expect(
+      (cell.citations as Json[]).map((c) => c.quote),
+      show(cell),
+    ).toEqual([thousands(values[i]![j]!)]);
+    expectQuotesWritten(cell, id, [lines], 'numbered cell');
+    const k = rng.int(0, columns.length - 1);
+    const total = await answer(id, {
+      prompt: `What is the total ${metric.toLowerCase()} in ${columns[k]}?`,
+      outputType: 'number',
+    });
+    expect(total.value?.value, show(total)).toBe(totals[k]);
+    expect(
+      (total.citations as Json[]).map((c) => c.quote),
+      show(total),
+    ).toEqual([thousands(totals[k]!)]);
+  });
   // A family no generated or labelled document comes from: its fields are asked in words its
   // captions do not repeat ("who will inspect" for "Inspector:", "which firm" for "Contractor:").
   it(`2.2 text_quote, number, date / 2.4: a building permit, a family training never saw, answers its inspector, contractor, number, fee and expiry from their captions (seed ${SEED})`, async () => {
@@ -1396,6 +1458,38 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expect(cell.value, show(cell)).toEqual({ type: 'boolean', value: renews });
       const quotes = (cell.citations as Json[]).map((c) => collapse(String(c.quote))).join(' ');
       expect(quotes, show(cell)).toMatch(/renew automatically|automatically renew/);
+    }
+  });
+
+  // The question's word is not in the clause that answers it; its opposite is ("decreased" for
+  // "increase", "rose" nowhere): the clause denies what is asked.
+  it(`2.2 boolean / 2.4: a clause saying the opposite of the word asked ("decreased" for "increase") is a no, the same clause with the word a yes (seed ${SEED})`, async () => {
+    const rng = rngFor('opposite word');
+    const metric = rng.pick(['revenue', 'operating costs', 'units shipped', 'new customers']);
+    for (const [asked, written, yes] of rng.shuffle([
+      ['increase', 'decreased', false],
+      ['increase', 'increased', true],
+      ['decrease', 'increased', false],
+      ['decrease', 'decreased', true],
+    ] as const)) {
+      const change = `${rng.int(2, 19)}.${rng.int(1, 9)}%`;
+      const lines = [
+        `${rng.pick(COMPANIES)} - Annual Report`,
+        'Management continued to focus on cost discipline while investing in new capabilities.',
+        `Total ${metric} ${written} by ${change} compared with the prior year.`,
+        'The outlook for the coming year remains cautious given market conditions.',
+      ].flatMap((l) => wrap(l));
+      const id = await upload(
+        await makeTextPdf([lines], { fontSize: FONT_SIZE }),
+        `trend-${asked}-${written}.pdf`,
+      );
+      const cell = await answer(id, {
+        prompt: `Did total ${metric} ${asked} compared with the prior year?`,
+        outputType: 'boolean',
+      });
+      expect(cell.value, show(cell)).toEqual({ type: 'boolean', value: yes });
+      const quotes = (cell.citations as Json[]).map((c) => collapse(String(c.quote))).join(' ');
+      expect(quotes, show(cell)).toContain(`${written} by ${change}`);
     }
   });
 

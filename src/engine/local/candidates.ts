@@ -176,14 +176,27 @@ function writesContinental(index: DocIndex): boolean {
   return europe > dollar;
 }
 
+interface AmountMarks {
+  comma: number;
+  point: number;
+  /** Figures with a point before one or two final digits, rates ("15.0%") aside. */
+  pointShort: number;
+  /** Figures with points between groups of three ("8.524", "12.500.000"). */
+  pointGroups: number;
+  europe: number;
+  dollar: number;
+}
+
 /** How the document writes its amounts: decimal commas, decimal points, currencies (memoised). */
-function amountMarks(index: DocIndex): { comma: number; point: number; europe: number; dollar: number } {
-  const hit = index.memo.get('amount-marks') as ReturnType<typeof amountMarks> | undefined;
+function amountMarks(index: DocIndex): AmountMarks {
+  const hit = index.memo.get('amount-marks') as AmountMarks | undefined;
   if (hit) return hit;
-  const out = { comma: 0, point: 0, europe: 0, dollar: 0 };
+  const out = { comma: 0, point: 0, pointShort: 0, pointGroups: 0, europe: 0, dollar: 0 };
   for (const u of index.units) {
     out.comma += (u.text.match(/(?<![\d.,])\d{1,3}(?:[.\u00a0 ]\d{3})*,\d{2}(?![\d,.])/g) ?? []).length;
     out.point += (u.text.match(/(?<![\d.,])\d{1,3}(?:,\d{3})*\.\d{2}(?![\d,.])/g) ?? []).length;
+    out.pointShort += (u.text.match(/(?<![\d.,])\d+\.\d{1,2}(?![\d,.]|\s*%)/g) ?? []).length;
+    out.pointGroups += (u.text.match(/(?<![\d.,])[1-9]\d{0,2}(?:\.\d{3})+(?![\d,.])/g) ?? []).length;
     out.europe += (u.text.match(/[€£]|\b(?:EUR|GBP|CHF)\b/g) ?? []).length;
     out.dollar += (u.text.match(/\$|\bUSD\b/g) ?? []).length;
   }
@@ -384,7 +397,9 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
   if (hit) return hit;
   // Where amounts take a decimal comma ("€202,67"), a point groups thousands: "1.101 GB" is 1101.
   const marks = amountMarks(index);
-  const continental = marks.comma > marks.point;
+  // So it does where figures are grouped by points and none has a point before cents: a table of
+  // whole figures "8.524", "12.982" written the continental way, beside an English "15.0%".
+  const continental = marks.comma > marks.point || (marks.pointShort === 0 && marks.pointGroups >= 3);
   const out = scan(index, NUMBER_RE, (m, text) => {
     const digits = DECIMAL_COMMA.test(m[4]!)
       ? m[4]!.replace(/[.\u202f ]/g, '').replace(',', '.')

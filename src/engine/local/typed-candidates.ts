@@ -1,12 +1,14 @@
 import type { OutputType } from '../../domain/columns.ts';
-import { contentStems, stem } from '../text/tokenize.ts';
+import { contentStems, literalStems, STOPWORDS, stem } from '../text/tokenize.ts';
 import type { Box, ColumnConfig, ScalarValue } from '../types.ts';
+import { antonymStems } from './antonyms.ts';
 import {
   type Candidate,
   dateCandidates,
   durationCandidates,
   durationIn,
   NUMBER_WORD_ALTERNATIVES,
+  type NumberValue,
   numberCandidates,
   scan,
 } from './candidates.ts';
@@ -779,7 +781,11 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
       });
     }
   }
-  const all = numberCandidates(index);
+  const naming = namingNumbers(query.prompt);
+  const rateAsked = query.unit === 'percent' || RATE_ASKED.test(query.prompt);
+  const all = numberCandidates(index).filter(
+    (c) => !namesSomething(index, c, naming) && (rateAsked || !c.value.percent),
+  );
   const totalAsked = TOTAL_ASKED.test(query.prompt);
   // The largest amount on the page: a rate ("15.0%") is no amount, however large its figure.
   // It is the total a document adds up to, so it counts only when a total is asked: asked for
@@ -809,6 +815,51 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
     });
   }
   return inUnitAsked(index, query, out);
+}
+
+/**
+ * Questions a rate may answer ("the tax rate", "the discount", "by how much did it grow"); any
+ * other question after a number asks for an amount or a count, which "15.0%" is not.
+ */
+const RATE_ASKED =
+  /%|\b(?:rates?|percent\w*|pct|shares?|proportions?|ratios?|margins?|growth|gr[eo]w\w*|increase\w*|decrease\w*|chang\w*|discount\w*|yields?|interest|apr|apy|markup|commission)\b/i;
+
+/** The numbers a question names things by ("in Week 3", "Table 1", "for 2020") and the words they follow. */
+interface Naming {
+  numbers: ReadonlySet<string>;
+  words: ReadonlySet<string>;
+  years: boolean;
+}
+
+function namingNumbers(prompt: string): Naming {
+  const numbers = new Set<string>();
+  const words = new Set<string>();
+  for (const m of prompt
+    .toLowerCase()
+    .matchAll(/(?:(\p{L}{2,})\s+)?(?<![\p{L}\d.,])(\d{1,4})(?!\d|[.,]\d)/gu)) {
+    numbers.add(String(Number(m[2])));
+    if (m[1] && !STOPWORDS.has(m[1])) words.add(m[1]);
+  }
+  return { numbers, words, years: [...numbers].some((n) => /^(19|20)\d\d$/.test(n)) };
+}
+
+/**
+ * A bare whole number the question names something by is that name, not its value: "What is
+ * the revenue in 2020?" is not answered by a column header "2020", nor by "Week 1" beside the
+ * "Week 3" asked, nor by the "1" of "Table 1"; a question naming a year takes no year for a value.
+ */
+function namesSomething(index: DocIndex, c: Candidate<NumberValue>, naming: Naming): boolean {
+  if (naming.numbers.size === 0) return false;
+  const v = c.value;
+  if (v.currency || v.percent || v.decimals || v.value < 0 || !Number.isInteger(v.value)) return false;
+  const written = String(v.value);
+  if (naming.numbers.has(written)) return true;
+  if (naming.years && /^(19|20)\d\d$/.test(written) && !/[,.\s]/.test(c.text.trim())) return true;
+  if (c.at.from === 0) return false;
+  const before = wordsOf(index, c.at.unit)
+    [c.at.from - 1]!.toLowerCase()
+    .replace(/[^\p{L}]+/gu, '');
+  return naming.words.has(before);
 }
 
 /** A question after what a document adds up to: the total, the sum, what is owed in all. */
@@ -1070,8 +1121,16 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
   const promptWords = (query.prompt.toLowerCase().match(/\p{L}{4,}/gu) ?? []).filter((w) =>
     query.weights.has(stem(w)),
   );
+  // The opposites of the question's own words ("decrease" for "Did revenue increase?").
+  const opposites = query.terms.map((t) => antonymStems(t).filter((a) => !query.terms.includes(a)));
   const traitsOf = (text: string): Partial<Record<Trait, number>> => {
     const lower = text.toLowerCase();
+    // A clause saying the opposite of a word asked, and never the word itself, denies it:
+    // "Total revenue decreased by 4.2%" answers "Did total revenue increase?" with a no.
+    const said = literalStems(text);
+    const opposed = query.terms.some(
+      (t, i) => opposites[i]!.length > 0 && !said.includes(t) && opposites[i]!.some((a) => said.includes(a)),
+    );
     // An option left empty says the other one: "[ ] Yes" is a no where its ticked "[X] No" stands
     // apart (another cell of the line).
     const ticked = /(?:\[\s*[xX✓✔]\s*\]|☒|☑|■|(?:^|\s)X)\s+(yes|no|true|false)\b/i.exec(text);
@@ -1089,9 +1148,9 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
         !new RegExp(`(?<!\\p{L})(?<!non-)${w}`, 'u').test(lower),
     );
     // Beside a box, "No" is an option to tick, not a negation of the clause.
-    const said = checked ? text.replace(/\b(?:yes|no|true|false)\b/gi, ' ') : text;
+    const written = checked ? text.replace(/\b(?:yes|no|true|false)\b/gi, ' ') : text;
     return {
-      negation: (NEGATION.test(said) || negPrefix) !== query.negated ? 1 : 0,
+      negation: ((NEGATION.test(written) || negPrefix) !== opposed) !== query.negated ? 1 : 0,
       checkedYes: checked && /yes|true/i.test(checked[1]!) ? 1 : 0,
       checkedNo: checked && /no|false/i.test(checked[1]!) ? 1 : 0,
       long: clip(text.split(/\s+/).length / 40),
@@ -1109,13 +1168,16 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
     if (seen.has(p.id) || out.length >= 250) continue;
     seen.add(p.id);
     if (asks(p.text)) continue;
-    out.push({
-      source: 'clause',
-      at: located(p, 0, p.words.length - 1),
-      value: null,
-      text: p.text,
-      traits: traitsOf(p.text),
-    });
+    const traits = traitsOf(p.text);
+    // A caption with its boxes on the line under it ("Urgent request:" over "X Yes [ ] No") is
+    // answered by the tick there, as one written beside it is.
+    const boxes = !traits.checkedYes && !traits.checkedNo ? boxesUnder(index, p) : null;
+    if (boxes) {
+      const ticked = traitsOf(boxes);
+      traits.checkedYes = ticked.checkedYes ?? 0;
+      traits.checkedNo = ticked.checkedNo ?? 0;
+    }
+    out.push({ source: 'clause', at: located(p, 0, p.words.length - 1), value: null, text: p.text, traits });
   }
   // A printed line inside a longer unit ("Status: UNPAID" among header fields read as one
   // run of text) is a clause of its own when it speaks of the question.
@@ -1132,6 +1194,20 @@ function clauseCands(index: DocIndex, query: Query, scores: Float64Array): Typed
     out.push({ source: 'clause', at: line.at, value: null, text: line.text, traits: traitsOf(line.text) });
   }
   return ownBoxes(index, query, out);
+}
+
+/** The yes/no options on the line right under a caption ending in a colon, if that is what it holds. */
+function boxesUnder(index: DocIndex, p: Passage): string | null {
+  if (!/:\s*$/.test(p.text)) return null;
+  const layout = index.layouts[p.page]!;
+  const li = lineOfWord(index, p.page)[p.words[p.words.length - 1]!]!;
+  const line = layout.lines[li];
+  const next = layout.lines[li + 1];
+  if (!line || !next || next.words.length > 8) return null;
+  const H = layout.page.height || 792;
+  if ((next.box[1] - line.box[3]) * H > 1.5 * line.height) return null;
+  const text = next.words.map((w) => layout.page.words[w]!.text).join(' ');
+  return /\b(?:yes|no)\b/i.test(text) ? text : null;
 }
 
 /**
