@@ -1091,6 +1091,50 @@ describe('local engine on documents it has never seen, through the upload pipeli
       show(total),
     ).toEqual([thousands(totals[k]!)]);
   });
+  // An item asked by a name holding a number ("Whiteboard markers (12)") may be ordered as many
+  // times as its name says: the number in the question names nothing in the table.
+  it(`2.2 number / 2.4: the quantity of an item whose name holds that same number is answered (seed ${SEED})`, async () => {
+    const rng = rngFor('number in the name');
+    const n = rng.pick([4, 5, 12, 50, 100]);
+    const asked = rng.pick([
+      `Whiteboard markers (${n})`,
+      `Hex bolts M10 x 40 (${n})`,
+      `Cable ties, ${n} pack`,
+    ]);
+    const others = rng.sample(
+      ['Copy paper A4', 'Nitrile gloves, size M', 'Pallet wrap film', 'Floor cleaner'],
+      3,
+    );
+    const names = rng.shuffle([asked, ...others]);
+    const qty = (name: string) => (name === asked ? n : rng.int(1, 60));
+    const quantities = names.map(qty);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: rng.pick(COMPANIES), size: 16 },
+      { x: 72, top: 110, text: 'PURCHASE ORDER', size: 14 },
+      { x: 72, top: 150, text: 'Description' },
+      { x: 330, top: 150, text: 'Qty' },
+      { x: 400, top: 150, text: 'Unit price' },
+      { x: 480, top: 150, text: 'Amount' },
+    ];
+    names.forEach((name, i) => {
+      const price = rng.int(2, 40) + rng.int(0, 99) / 100;
+      placed.push(
+        { x: 72, top: 172 + i * 20, text: name },
+        { x: 330, top: 172 + i * 20, text: String(quantities[i]) },
+        { x: 400, top: 172 + i * 20, text: price.toFixed(2) },
+        { x: 480, top: 172 + i * 20, text: (price * quantities[i]!).toFixed(2) },
+      );
+    });
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'order.pdf');
+    const cell = await answer(id, { prompt: `What is the quantity for ${asked}?`, outputType: 'number' });
+    expect(cell.value?.value, show(cell)).toBe(n);
+    expect(
+      (cell.citations as Json[]).map((c) => c.quote),
+      show(cell),
+    ).toEqual([String(n)]);
+    expectQuotesWritten(cell, id, [lines], 'quantity');
+  });
   // A family no generated or labelled document comes from: its fields are asked in words its
   // captions do not repeat ("who will inspect" for "Inspector:", "which firm" for "Contractor:").
   it(`2.2 text_quote, number, date / 2.4: a building permit, a family training never saw, answers its inspector, contractor, number, fee and expiry from their captions (seed ${SEED})`, async () => {

@@ -824,9 +824,8 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
 const RATE_ASKED =
   /%|\b(?:rates?|percent\w*|pct|shares?|proportions?|ratios?|margins?|growth|gr[eo]w\w*|increase\w*|decrease\w*|chang\w*|discount\w*|yields?|interest|apr|apy|markup|commission)\b/i;
 
-/** The numbers a question names things by ("in Week 3", "Table 1", "for 2020") and the words they follow. */
+/** The words a question names things by with a number ("Week 3", "Table 1"), and whether it names a year. */
 interface Naming {
-  numbers: ReadonlySet<string>;
   words: ReadonlySet<string>;
   years: boolean;
 }
@@ -840,7 +839,7 @@ function namingNumbers(prompt: string): Naming {
     numbers.add(String(Number(m[2])));
     if (m[1] && !STOPWORDS.has(m[1])) words.add(m[1]);
   }
-  return { numbers, words, years: [...numbers].some((n) => /^(19|20)\d\d$/.test(n)) };
+  return { words, years: [...numbers].some((n) => /^(19|20)\d\d$/.test(n)) };
 }
 
 /**
@@ -849,12 +848,12 @@ function namingNumbers(prompt: string): Naming {
  * "Week 3" asked, nor by the "1" of "Table 1"; a question naming a year takes no year for a value.
  */
 function namesSomething(index: DocIndex, c: Candidate<NumberValue>, naming: Naming): boolean {
-  if (naming.numbers.size === 0) return false;
+  if (naming.words.size === 0 && !naming.years) return false;
   const v = c.value;
   if (v.currency || v.percent || v.decimals || v.value < 0 || !Number.isInteger(v.value)) return false;
-  const written = String(v.value);
-  if (naming.numbers.has(written)) return true;
-  if (naming.years && /^(19|20)\d\d$/.test(written) && !/[,.\s]/.test(c.text.trim())) return true;
+  // The bare value alone proves nothing: an item asked by its name ("Whiteboard markers (12)")
+  // may well be ordered 12 times.
+  if (naming.years && /^(19|20)\d\d$/.test(String(v.value)) && !/[,.\s]/.test(c.text.trim())) return true;
   if (c.at.from === 0) return false;
   const before = wordsOf(index, c.at.unit)
     [c.at.from - 1]!.toLowerCase()
