@@ -831,15 +831,15 @@ interface Naming {
 }
 
 function namingNumbers(prompt: string): Naming {
-  const numbers = new Set<string>();
   const words = new Set<string>();
+  let years = false;
   for (const m of prompt
     .toLowerCase()
     .matchAll(/(?:(\p{L}{2,})\s+)?(?<![\p{L}\d.,])(\d{1,4})(?!\d|[.,]\d)/gu)) {
-    numbers.add(String(Number(m[2])));
+    years ||= /^(19|20)\d\d$/.test(m[2]!);
     if (m[1] && !STOPWORDS.has(m[1])) words.add(m[1]);
   }
-  return { words, years: [...numbers].some((n) => /^(19|20)\d\d$/.test(n)) };
+  return { words, years };
 }
 
 /**
