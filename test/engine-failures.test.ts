@@ -424,6 +424,15 @@ describe('local engine on documents it has never seen, through the upload pipeli
         .join(', ') || 'none'
     }`;
 
+  /** A number answer: its value, cited by exactly the one quote it was read from. */
+  const expectNumberQuoted = (cell: Json, value: unknown, quote: string) => {
+    expect(cell.value?.value, show(cell)).toBe(value);
+    expect(
+      (cell.citations as Json[]).map((c) => c.quote),
+      show(cell),
+    ).toEqual([quote]);
+  };
+
   /** Whether a quote is written on a page (whitespace collapsed, so line breaks do not matter). */
   const onPage = (lines: string[], quote: string) =>
     collapse(quote).length > 0 && collapse(lines.join(' ')).includes(collapse(quote));
@@ -1021,11 +1030,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
         prompt: `What was the revenue for ${rows[i]} in ${columns[j]}?`,
         outputType: 'number',
       });
-      expect(cell.value?.value, show(cell)).toBe(values[i]![j]);
-      expect(
-        (cell.citations as Json[]).map((c) => c.quote),
-        show(cell),
-      ).toEqual([thousands(values[i]![j]!)]);
+      expectNumberQuoted(cell, values[i]![j], thousands(values[i]![j]!));
       expectQuotesWritten(cell, id, [lines], 'table cell');
     }
   });
@@ -1074,22 +1079,14 @@ describe('local engine on documents it has never seen, through the upload pipeli
       prompt: `What is the ${metric.toLowerCase()} for ${rows[i]} in ${columns[j]}?`,
       outputType: 'number',
     });
-    expect(cell.value?.value, show(cell)).toBe(values[i]![j]);
-    expect(
-      (cell.citations as Json[]).map((c) => c.quote),
-      show(cell),
-    ).toEqual([thousands(values[i]![j]!)]);
+    expectNumberQuoted(cell, values[i]![j], thousands(values[i]![j]!));
     expectQuotesWritten(cell, id, [lines], 'numbered cell');
     const k = rng.int(0, columns.length - 1);
     const total = await answer(id, {
       prompt: `What is the total ${metric.toLowerCase()} in ${columns[k]}?`,
       outputType: 'number',
     });
-    expect(total.value?.value, show(total)).toBe(totals[k]);
-    expect(
-      (total.citations as Json[]).map((c) => c.quote),
-      show(total),
-    ).toEqual([thousands(totals[k]!)]);
+    expectNumberQuoted(total, totals[k], thousands(totals[k]!));
   });
   // An item asked by a name holding a number ("Whiteboard markers (12)") may be ordered as many
   // times as its name says: the number in the question names nothing in the table.
@@ -1128,11 +1125,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const lines = placed.map((p) => p.text);
     const id = await upload(makePlacedTextPdf([placed]), 'order.pdf');
     const cell = await answer(id, { prompt: `What is the quantity for ${asked}?`, outputType: 'number' });
-    expect(cell.value?.value, show(cell)).toBe(n);
-    expect(
-      (cell.citations as Json[]).map((c) => c.quote),
-      show(cell),
-    ).toEqual([String(n)]);
+    expectNumberQuoted(cell, n, String(n));
     expectQuotesWritten(cell, id, [lines], 'quantity');
   });
   // A family no generated or labelled document comes from: its fields are asked in words its
@@ -2312,11 +2305,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
       ];
       const id = await upload(makePlacedTextPdf([placed]), `meter-${unit}.pdf`);
       const cell = await answer(id, { prompt: `How many ${unit} were used?`, outputType: 'number' });
-      expect(cell.value?.value, show(cell)).toBe(used);
-      expect(
-        (cell.citations as Json[]).map((c) => c.quote),
-        show(cell),
-      ).toEqual([String(used)]);
+      expectNumberQuoted(cell, used, String(used));
     }
   });
   // A statement's row is a deposit because its credit cell is filled, whatever its description
