@@ -2791,4 +2791,47 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(collapse(String(cell.value?.value)), show(cell)).toBe(holder);
     expectQuotesWritten(cell, id, [lines], 'account holder');
   });
+  // WordNet's irregular verbs: "wrote" and "Written by" are one verb, which Porter's suffix rules
+  // cannot see; the reviewer and the approver are the other people of the same block.
+  it(`2.2 text_quote / 2.4: "Who wrote the report?" answers the name after "Written by", an irregular form of the same verb (seed ${SEED})`, async () => {
+    const rng = rngFor('irregular verb');
+    const [writer, reviewer, approver] = rng.sample(PEOPLE, 3) as [string, string, string];
+    const roles = rng.shuffle([
+      `Written by: ${writer}`,
+      `Reviewed by: ${reviewer}`,
+      `Approved by: ${approver}`,
+    ]);
+    const lines = [
+      `${brand(rng.pick(COMPANIES))} quarterly operations report`,
+      `Issued ${rng.int(1, 28)} ${rng.pick(MONTHS)} ${rng.int(2020, 2027)}`,
+      ...roles,
+      'Summary',
+      'Throughput rose in every region and no incident was reported this quarter.',
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'report.pdf');
+    const cell = await answer(id, { prompt: 'Who wrote the report?', outputType: 'text_quote' });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(writer);
+    expectQuotesWritten(cell, id, [lines], 'writer');
+  });
+  // "12 Willow Street" holds capitalised words, but after a house number and ending in a street
+  // word they name a street: the bill is addressed to the name over it.
+  it(`2.2 text_quote / 2.4: "Who is the bill addressed to?" answers the name over the address, not its street (seed ${SEED})`, async () => {
+    const rng = rngFor('street is no name');
+    const provider = `${brand(rng.pick(COMPANIES))} Power & Gas`;
+    const customer = rng.pick(PEOPLE);
+    const [city, st] = rng.pick(CITIES);
+    const lines = [
+      provider,
+      `Customer service ${rng.int(200, 989)}-${rng.int(200, 989)}-${rng.int(1000, 9999)}`,
+      customer,
+      `${rng.int(10, 9899)} ${rng.pick(STREETS)}`,
+      `${city}, ${st} ${String(rng.int(10_000, 99_899))}`,
+      `Customer account ${rng.int(1000, 9999)}-${rng.int(1000, 9999)}`,
+      `Amount due ${money(rng.int(3_000, 90_000))}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'bill.pdf');
+    const cell = await answer(id, { prompt: 'Who is the bill addressed to?', outputType: 'text_quote' });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(customer);
+    expectQuotesWritten(cell, id, [lines], 'customer');
+  });
 });

@@ -18,6 +18,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { stemmer as porter } from 'stemmer';
 import { stem } from '../src/engine/text/tokenize.ts';
 
 const require = createRequire(import.meta.url);
@@ -247,3 +248,28 @@ const oppositeTable = Object.fromEntries(
 );
 writeFileSync(OPPOSITES_OUT, `${JSON.stringify(oppositeTable)}\n`);
 console.log(`antonyms: ${opposites.size} stems → ${OPPOSITES_OUT}`);
+
+// Irregular verb forms and their verb ("paid" → "pay", "sold" → "sell", "written" → "write"),
+// from WordNet's verb exception list (as wink-lexicon ships it): Porter cannot reach them, so
+// "How much was paid out?" missed "Net pay" and "sold to" missed "sell". Only forms Porter would
+// stem apart from their verb; none that is a verb of its own ("found", "saw"), and no
+// auxiliary ("was", "did", "had").
+const verbExceptions = require('wink-lexicon/src/wn-verb-exceptions.js') as Record<string, string>;
+const verbLemmas = new Set<string>();
+for (const line of readFileSync(path.join(dict, 'index.verb'), 'utf8').split('\n')) {
+  if (line && !line.startsWith(' ')) verbLemmas.add(line.slice(0, line.indexOf(' ')));
+}
+const AUXILIARIES = new Set(['be', 'do', 'have']);
+const irregulars = Object.entries(verbExceptions)
+  .filter(
+    ([form, verb]) =>
+      isWord(form) &&
+      isWord(verb) &&
+      !AUXILIARIES.has(verb) &&
+      !verbLemmas.has(form) &&
+      porter(form) !== porter(verb),
+  )
+  .sort(([a], [b]) => (a < b ? -1 : 1));
+const IRREGULARS_OUT = path.resolve(import.meta.dirname, '../src/engine/local/model/irregulars.json');
+writeFileSync(IRREGULARS_OUT, `${JSON.stringify(Object.fromEntries(irregulars))}\n`);
+console.log(`irregular verb forms: ${irregulars.length} → ${IRREGULARS_OUT}`);

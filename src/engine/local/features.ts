@@ -4,6 +4,7 @@ import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
+import { placeSide } from './place-side.ts';
 import { type Phase, type Query, VALUE_KINDS } from './query.ts';
 import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
 import { captionSide, namesCounterpart, type Side } from './roles.ts';
@@ -287,6 +288,8 @@ export const FEATURES: readonly string[] = [
   'roleSameElsewhere',
   'roleOtherElsewhere',
   'roleGreeted',
+  'placeSame',
+  'placeOther',
   'seriesOpposed',
   'assocClause',
   'assocClauseMean',
@@ -991,6 +994,9 @@ export function featuresOf(
     set('roleOtherElsewhere', seen.other ? 1 : 0);
     // The greeted name itself, not just anything in the addressee's block (its company, street).
     set('roleGreeted', query.role === -1 && greetedSide(index, c) === -1 ? 1 : 0);
+    const place = placeSide(index, c);
+    set('placeSame', place === query.role ? 1 : 0);
+    set('placeOther', place === -query.role ? 1 : 0);
   }
   set(`source:${c.source}`, 1);
   for (const t of TRAITS) set(`trait:${t}`, c.traits[t] ?? 0);

@@ -39,7 +39,7 @@ const GIVER_ASKED =
   /\b(?:issu(?:ed|es|ing)|sent|sends|sold by|sells|seller|vendor|supplier|provider|provides|merchant|sender|billing|billed by|payee|lessor|landlord|employer|from whom|shipper)s?\b/g;
 /** Question wording that asks for the receiving side ("addressed to", "the customer", "being billed"). */
 const TAKER_ASKED =
-  /\b(?:customer|client|buyer|purchaser|recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom|(?:account|card|policy)\s?holder|whose account)s?\b/g;
+  /\b(?:customer|client|buyer|purchaser|recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom|(?:account|card|policy)\s?holder|whose account|name on the (?:account|card|policy|bill))s?\b/g;
 
 /**
  * Which side a question asks for, from its own words; words it rules out ("not the customer")

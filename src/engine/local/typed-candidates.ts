@@ -444,7 +444,10 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
       .replace(/[,;:()]+$/g, '')
       // A legal form keeps its dot ("S.p.A.", "B.V."), also before a comma ("S.p.A., Via Roma").
       .replace(/\.$/, (d) => (isOrgSuffix(words[end]!.replace(/[,;:()]+$/, '')) ? d : ''));
-    if (/\p{L}{2}/u.test(text)) {
+    // After a house number, capitalised words ending in a street word name a street ("12 Willow
+    // Street"), not a person or a company; streetSpans reads it with its number.
+    const street = k > 0 && /^\d{1,5}[A-Za-z]?,?$/.test(words[k - 1]!) && STREET_WORD.test(words[end]!);
+    if (/\p{L}{2}/u.test(text) && !street) {
       out.push({ source: 'name', at: located(unit, k, end), value: text, text, traits: textTraits(text) });
       // After a caption that names a role without a colon ("Employee Wilhelmina Abernathy",
       // "Tenant Jo Park"), the name without it is a candidate too.

@@ -1,5 +1,6 @@
 import { stemmer } from 'stemmer';
 import { antonymStems } from '../local/antonyms.ts';
+import { verbOf } from '../local/irregulars.ts';
 import { nounKind } from '../local/nouns.ts';
 import { compoundParts } from './translations.ts';
 
@@ -38,7 +39,8 @@ function agentAware(word: string, porter: string): string {
 export function stem(word: string): string {
   let s = stemCache.get(word);
   if (s === undefined) {
-    s = /^[a-z]+$/.test(word) && word.length > 3 ? agentAware(word, stemmer(word)) : word;
+    const w = verbOf(word) ?? word;
+    s = /^[a-z]+$/.test(w) && w.length > 3 ? agentAware(w, stemmer(w)) : w;
     if (stemCache.size > 50_000) stemCache.clear();
     stemCache.set(word, s);
   }
