@@ -99,8 +99,14 @@ export class AssociationCounter {
     if (right) this.totalPos++;
     else this.totalNeg++;
     const into = right ? this.pos : this.neg;
-    for (const p of new Set(prompt))
+    // A label that writes the question's word itself is what the match features measure: as an
+    // association it would learn only how often one family prints that word in its other
+    // captions ("pay" on every line of a payslip), and the label's other words would learn to
+    // stand for it ("Account (IBAN)" teaching that "Account holder:" answers "What is the IBAN?").
+    for (const p of new Set(prompt)) {
+      if (stems.has(p)) continue;
       for (const l of stems) into.set(`${p}|${l}`, (into.get(`${p}|${l}`) ?? 0) + 1);
+    }
   }
 
   /** A counter holding the counts of all the given ones. */
