@@ -270,10 +270,18 @@ describe.skipIf(tmpfs === null)('a really full disk (a small tmpfs as DATA_DIR, 
       status: 'IN_PROGRESS',
       statusText: 'The server ran out of storage space; the job will be retried.',
     });
-    const task = await h.db.query<{ attempts: number; last_error: string }>(
-      'SELECT attempts, last_error FROM tasks WHERE ref_id = $1',
-      [jobId],
-    );
+    // The job's statusText is written as the attempt fails, the task's error just after, as the
+    // runner hands the task back for its retry: wait for that too.
+    const taskRow = () =>
+      h.db.query<{ attempts: number; last_error: string | null }>(
+        'SELECT attempts, last_error FROM tasks WHERE ref_id = $1',
+        [jobId],
+      );
+    let task = await taskRow();
+    for (const started = Date.now(); task[0].last_error === null && Date.now() - started < 10_000; ) {
+      await new Promise((res) => setTimeout(res, 50));
+      task = await taskRow();
+    }
     expect(task[0].attempts).toBeGreaterThanOrEqual(1);
     expect(task[0].last_error).toMatch(/ENOSPC/);
     await freeDisk();
