@@ -51,13 +51,14 @@ function partiesOf(index: DocIndex): Parties {
     out.sender = lines.findIndex(
       (l) => l.box[1] < 0.2 && l.height >= 1.3 * body && senderLike(l.segments[0]),
     );
-    const alignedBelow = (head: Segment, line: Line, l: number) =>
+    // The segment of line l starting where `head` starts (within a line height): same block.
+    const alignedOn = (head: Segment, line: Line, l: number) =>
       lines[l]!.segments.find((s) => Math.abs(s.box[0] - head.box[0]) * W <= line.height);
     // The letterhead's own lines under its name (a motto, the sender's street) are no addressee.
     let letterhead = out.sender;
     const sender = lines[out.sender]?.segments[0];
     while (sender && letterhead + 1 < lines.length) {
-      const seg = alignedBelow(sender, lines[out.sender]!, letterhead + 1);
+      const seg = alignedOn(sender, lines[out.sender]!, letterhead + 1);
       if (!seg || (seg.box[1] - lines[letterhead]!.box[3]) * H > 1.5 * body) break;
       letterhead++;
     }
@@ -71,13 +72,13 @@ function partiesOf(index: DocIndex): Parties {
       // A name, not a street line or the start of a sentence.
       if (head.words.length > 6 || textTraits(head.text).addressShape) return;
       // A caption over the block ("Bill to", "Vendor:") says which side it is; the scorer reads that.
-      const above = li > 0 ? alignedBelow(head, line, li - 1) : undefined;
+      const above = li > 0 ? alignedOn(head, line, li - 1) : undefined;
       if (above && (head.box[1] - above.box[3]) * H < 1.5 * line.height) {
         if (/:\s*$/.test(above.text) || captionSide(above.text) !== 0) return;
       }
       let prevBottom = head.box[3];
       for (let l = li + 1; l < lines.length && l <= li + ADDRESS_WITHIN; l++) {
-        const seg = alignedBelow(head, line, l);
+        const seg = alignedOn(head, line, l);
         if (!seg || (seg.box[1] - prevBottom) * H > 1.5 * line.height) break;
         if (lines[l]!.height > 1.25 * line.height || lines[l]!.height < 0.8 * line.height) break;
         if (textTraits(seg.text).addressShape) {
