@@ -29,29 +29,52 @@ const DEPARTMENTS = ['Finance', 'Operations', 'Engineering', 'Sales', 'Human Res
 const PRODUCERS = ['corner', 'above', 'grid'] as const;
 const KINDS = [
   {
+    category: 'Expense claim',
     title: 'Expense Reimbursement Claim',
     amountLabel: 'Total claimed',
     flag: 'Advance already received',
     lines: 'Expenses',
   },
   {
+    category: 'Equipment request',
     title: 'Equipment Request Form',
     amountLabel: 'Estimated cost',
     flag: 'Urgent request',
     lines: 'Items requested',
   },
   {
+    category: 'Purchase requisition',
     title: 'Purchase Requisition',
     amountLabel: 'Total estimated amount',
     flag: 'Budgeted item',
     lines: 'Items required',
   },
   {
+    category: 'Training application',
     title: 'Training Course Application',
     amountLabel: 'Course fee',
     flag: 'Course required for current role',
     lines: 'Courses',
   },
+];
+
+/** What a form may be, asked as a category: some titles name it, others describe it. */
+const FORM_KINDS = [...KINDS.map((k) => k.category), 'Leave request', 'Vendor setup'];
+
+/** Why a request is made, as people write it in the form's free-text box. */
+const PURPOSES = [
+  'Client workshop at the regional office',
+  'Replacement for a failed laptop',
+  'Annual sales conference travel',
+  'Setup for a new starter in the team',
+  'Restock of warehouse consumables',
+  'Certification needed for the audit role',
+  'Site visit to inspect supplier quality',
+  'Upgrade of meeting room video equipment',
+  'Training for the new payroll system',
+  'Trade fair stand and materials',
+  'Backup drives for the quarterly archive',
+  'Safety equipment for the field crew',
 ];
 
 /** Other yes/no questions such forms ask, printed beside the one asked about. */
@@ -180,6 +203,7 @@ async function generate(seed: number) {
   p.text(flow.left + flow.width / 2, y + 16, kind.title.toUpperCase(), ctx.fonts.bold, 15, {
     align: 'center',
   });
+  at.kind = ev(1, kind.title.toUpperCase());
   y += 30;
 
   const style: FieldStyle = producer === 'corner' ? 'boxCorner' : producer === 'above' ? 'boxAbove' : 'right';
@@ -257,6 +281,12 @@ async function generate(seed: number) {
   ]);
   if (photo) y = Math.max(y, photo.box[3] * p.height + 6);
   rowW = W;
+  // A free-text reason on most forms; drawn apart from the main stream so the other draws stay.
+  const why = makeRng(hashSeed('form-boxes:purpose', seed));
+  const purpose = why.chance(0.75) ? why.pick(PURPOSES) : null;
+  if (purpose) {
+    row([[why.pick(['Purpose of request', 'Reason for request', 'Business justification']), purpose, 1, 'purpose']]);
+  }
   y += 4;
   section(rng.pick([`Section B - ${kind.lines}`, `2. ${kind.lines}`, kind.lines.toUpperCase()]));
   // Lines grid: numbered rows of boxes.
@@ -380,6 +410,19 @@ async function generate(seed: number) {
     ["What is the applicant's email address?", 'Email', 'Contact e-mail given on the form'],
     email,
     at.email,
+  );
+  q.category(
+    'form_kind',
+    ['What kind of form is this?', 'Form type', 'Which request does this form make?'],
+    FORM_KINDS,
+    kind.category,
+    at.kind,
+  );
+  q.text(
+    'request_purpose',
+    ['What is the purpose of the request?', 'Reason for request', 'Why is the request made?'],
+    purpose,
+    at.purpose,
   );
   q.text(
     'approver_name',

@@ -34,6 +34,18 @@ import { label, letterhead, lines, makeCtx, signatureBlock } from './common.ts';
 const SHIP_METHODS = ['Ground', 'Air freight', 'Sea freight', 'Courier', 'Customer pickup'];
 const PRODUCERS = ['grid', 'classic', 'compact'] as const;
 
+/** How a buyer asks for the goods to be delivered, in its own words. */
+const INSTRUCTIONS = [
+  'Deliver to loading dock B before noon',
+  'Call the site office one hour before arrival',
+  'Pallets must be shrink-wrapped and labelled',
+  'Use the rear entrance on the service road',
+  'Leave goods with reception on the ground floor',
+  'Deliver on weekdays between 8 am and 4 pm',
+  'Quote the order number on every delivery note',
+  'Keep refrigerated items separate from dry goods',
+];
+
 async function generate(seed: number) {
   const rng = makeRng(hashSeed('purchase_order', seed));
   const producer = rng.pick(PRODUCERS);
@@ -187,6 +199,13 @@ async function generate(seed: number) {
     if (shipVia && t.includes(shipVia)) at.ship = ev(pg, shipVia);
     if (t.includes(partialLine)) at.partial = ev(pg, partialLine);
   }
+  // Instructions for the delivery, drawn apart from the main stream. Always printed: an order
+  // without them still says how deliveries are received ("Deliveries outside receiving hours
+  // will be refused"), which a reader may fairly take for one.
+  const note = makeRng(hashSeed('purchase-order:instructions', seed));
+  const instructions = note.pick(INSTRUCTIONS);
+  const notePage = flow.line(`${note.pick(['Delivery instructions', 'Special instructions', 'Notes'])}: ${instructions}`);
+  at.instructions = ev(notePage, instructions);
   flow.space(8);
 
   // Items.
@@ -309,6 +328,18 @@ async function generate(seed: number) {
     ],
     vendor,
     at.vendor,
+  );
+  q.text(
+    'delivery_instructions',
+    ['What are the delivery instructions?', 'Special instructions', 'Instructions for the delivery'],
+    instructions,
+    at.instructions,
+  );
+  q.text(
+    'ship_street',
+    ['To which street address are the goods delivered?', 'Ship-to street', 'Street of the delivery address'],
+    shipAddr.lines[0],
+    ev(1, shipAddr.lines[0]!),
   );
   q.text(
     'buyer_contact',

@@ -37,6 +37,18 @@ const FONT_CHOICES: Fonts[] = [
   { regular: 'Courier', bold: 'Courier-Bold' },
 ];
 
+/** What a registered business does, as owners describe it on the form. */
+const ACTIVITIES = [
+  'Retail sale of garden supplies',
+  'Residential cleaning services',
+  'Software development and consulting',
+  'Catering for private events',
+  'Commercial vehicle repair',
+  'Import and wholesale of coffee',
+  'Bookkeeping for small businesses',
+  'Custom furniture manufacturing',
+];
+
 async function generate(seed: number) {
   const rng = makeRng(hashSeed('registration', seed));
   const producer = rng.pick(PRODUCERS);
@@ -186,6 +198,7 @@ async function generate(seed: number) {
     office.lines.join(', '),
     null,
   );
+  at.office_street = ev(1, office.lines[0]!);
   // Foreign entity question.
   const fq = rng.pick([
     'Was the entity formed outside this state?',
@@ -207,6 +220,17 @@ async function generate(seed: number) {
   at.foreign = ev(1, yn.quote);
   y = yn.bottom;
   item(n++, rng.pick(['State or country of formation', 'Jurisdiction of formation']), homeState, null);
+  // What the business does, on most forms; drawn apart from the main stream.
+  const trade = makeRng(hashSeed('registration:activity', seed));
+  const activity = trade.chance(0.7) ? trade.pick(ACTIVITIES) : null;
+  if (activity) {
+    item(
+      n++,
+      trade.pick(['Nature of business', 'Principal business activity', 'Purpose of the business']),
+      activity,
+      'activity',
+    );
+  }
   if (agent)
     item(
       n++,
@@ -313,6 +337,22 @@ async function generate(seed: number) {
     ['What is the registration number?', 'File number', 'Which number was assigned to this filing?'],
     regNo,
     at.no,
+  );
+  q.text(
+    'business_activity',
+    ['What does the business do?', 'Nature of business', 'Which activity is the business registered for?'],
+    activity,
+    at.activity,
+  );
+  q.text(
+    'office_street',
+    [
+      'What is the street address of the principal office?',
+      'Principal office (street)',
+      'On which street is the business located?',
+    ],
+    office.lines[0],
+    at.office_street,
   );
   q.text(
     'registered_agent',

@@ -184,7 +184,7 @@ async function generate(seed: number) {
   details.push([
     label(rng, ['Service address', 'Supply address', 'Premises'], false),
     serviceAddr.lines[0]!,
-    null,
+    'service_street',
   ]);
   if (producer !== 'summary-box') details.push([byLabel, ctx.date(due), 'by']);
   let dy = y;
@@ -367,6 +367,12 @@ async function generate(seed: number) {
     ['Which company sent this bill?', 'Utility provider', 'Supplier name'],
     provider,
     at.provider,
+  );
+  q.text(
+    'service_street',
+    ['What is the street address of the service?', 'Supply address (street)', 'Where is the service supplied?'],
+    serviceAddr.lines[0],
+    at.service_street,
   );
   q.date('bill_day', ['When was the bill issued?', 'Bill date', 'Statement date'], isoOf(billDay), at.bill);
   q.date('pay_by', ['When is the payment due?', 'Due date', 'Pay by which date?'], isoOf(due), at.by);
