@@ -2834,4 +2834,106 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(collapse(String(cell.value?.value)), show(cell)).toBe(customer);
     expectQuotesWritten(cell, id, [lines], 'customer');
   });
+  // One signed "Amount" column holds the money in and the money out: the rows of the other sign
+  // are another list of the same table, on every page it runs over.
+  it(`2.2 list_scalar / 2.4: the incoming payments of a statement with one signed amount column are its positive rows only (seed ${SEED})`, async () => {
+    const rng = rngFor('signed statement');
+    const bank = `${brand(rng.pick(COMPANIES))} Bank`;
+    const incoming = rng.sample(
+      [
+        'SALARY PAYMENT',
+        'INTEREST PAID',
+        'CASH DEPOSIT BRANCH 12',
+        'REFUND METRO TRANSIT',
+        'TRANSFER FROM SAVINGS',
+      ],
+      rng.int(2, 4),
+    );
+    const outgoing = rng.sample(
+      [
+        'CARD PURCHASE GREENWAY MARKET',
+        'DIRECT DEBIT CITY POWER',
+        'STANDING ORDER RENT',
+        'POS HARBOUR CAFE',
+        'BILL PAYMENT WATER CO',
+      ],
+      rng.int(3, 5),
+    );
+    const rows = rng.shuffle([
+      ...incoming.map((d) => ({ d, sign: 1 })),
+      ...outgoing.map((d) => ({ d, sign: -1 })),
+    ]);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: bank, size: 16 },
+      { x: 72, top: 104, text: 'Account statement', size: 13 },
+      { x: 72, top: 130, text: `Account holder: ${rng.pick(PEOPLE)}` },
+      { x: 72, top: 170, text: 'Date' },
+      { x: 150, top: 170, text: 'Description' },
+      { x: 400, top: 170, text: 'Amount' },
+      { x: 480, top: 170, text: 'Balance' },
+    ];
+    let balance = rng.int(100_000, 500_000);
+    rows.forEach((r, i) => {
+      const cents = rng.int(1_000, 90_000) * r.sign;
+      balance += cents;
+      placed.push(
+        {
+          x: 72,
+          top: 192 + i * 20,
+          text: `${String(i + 2).padStart(2, '0')} ${rng.pick(MONTHS).slice(0, 3)}`,
+        },
+        { x: 150, top: 192 + i * 20, text: r.d },
+        { x: 400, top: 192 + i * 20, text: (cents / 100).toFixed(2) },
+        { x: 480, top: 192 + i * 20, text: (balance / 100).toFixed(2) },
+      );
+    });
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'statement.pdf');
+    const cell = await answer(id, { prompt: 'Descriptions of incoming payments', outputType: 'list_scalar' });
+    expectListOf(cell, incoming, id, [lines], 'incoming payments');
+  });
+  // "Dear Mr. Okafor," greets the addressee by title and surname; the address block names them
+  // in full, and a reader copies the full name.
+  it(`2.2 text_quote / 2.4: a letter greeting "Dear Mr. <surname>" is addressed to the full name over the address (seed ${SEED})`, async () => {
+    const rng = rngFor('greeted by surname');
+    const [sender, recipientCompany] = rng.sample(COMPANIES, 2) as [string, string];
+    const [recipient, signer] = rng.sample(PEOPLE, 2) as [string, string];
+    const lines = [
+      ...letterHead(rng, sender, recipient, recipientCompany),
+      'Re: Renewal of the maintenance contract',
+      `Dear ${rng.pick(['Mr.', 'Ms.', 'Dr.'])} ${recipient.split(' ').at(-1)},`,
+      'Your maintenance contract ends next month; we enclose our offer for a further year.',
+      'Yours sincerely,',
+      signer,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'letter.pdf');
+    const cell = await answer(id, { prompt: 'Who is the letter addressed to?', outputType: 'text_quote' });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(recipient);
+    expectQuotesWritten(cell, id, [lines], 'addressee');
+  });
+  // A footer joins its fields with a bar or a middle dot ("Lease Agreement | 12 Elm Street | Page
+  // 2"): the street is read alone, not with the title the bar separates from it.
+  it(`2.2 text_quote / 2.4: a street among a footer's barred fields answers without the fields beside it (seed ${SEED})`, async () => {
+    const rng = rngFor('dotted footer');
+    const street = `${rng.int(10, 9899)} ${rng.pick(STREETS)}`;
+    const [city, st] = rng.pick(CITIES);
+    const footer = `Lease Agreement | ${street} | ${city}, ${st}`;
+    const [landlord, tenant] = rng.sample(PEOPLE, 2) as [string, string];
+    const placed = [
+      { x: 72, top: 72, text: 'LEASE AGREEMENT', size: 16 },
+      { x: 72, top: 110, text: `Landlord: ${landlord}` },
+      { x: 72, top: 130, text: `Tenant: ${tenant}` },
+      { x: 72, top: 150, text: `Monthly rent: ${money(rng.int(90_000, 300_000))}` },
+      { x: 72, top: 740, text: footer, size: 8 },
+      { x: 520, top: 740, text: 'Page 1 of 1', size: 8 },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'lease.pdf');
+    const cell = await answer(id, {
+      prompt: 'What is the street address of the property?',
+      outputType: 'text_quote',
+    });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(street);
+    expectQuotesWritten(cell, id, [lines], 'street');
+  });
 });

@@ -493,8 +493,9 @@ export function answerDocument(
     default: {
       const decision = decisionProbability(m, e.scored);
       const sole = soleAnswer(e.scored, query);
-      const best = sole ?? top;
-      if (!best || (decision < m.threshold && !sole)) return empty(type, m, decision, e);
+      const ranked = sole ?? top;
+      if (!ranked || (decision < m.threshold && !sole)) return empty(type, m, decision, e);
+      const best = type === 'text_quote' ? (fullNameOf(e.scored, ranked) ?? ranked) : ranked;
       if (type === 'date' && query.deadline && !writtenAsLimit(e, best)) return empty(type, m, decision, e);
       const calibrated = confidenceOf(m.answered, decision, e);
       return {
@@ -580,6 +581,31 @@ export function soleAnswer<T extends { x: ArrayLike<number>; cand: TypedCandidat
  * Where a value is cited when the document states it more than once: its first strong
  * mention in reading order (the letterhead, not the remittance line on the last page).
  */
+/** A courtesy title before a surname ("Mr. Carraway", "Dr Okafor"). */
+const HONORIFIC = /^(?:Mr|Mrs|Ms|Miss|Mx|Dr|Prof|Sir|Dame|Herr|Frau|Mme|M)\.?$/;
+
+/**
+ * A person named by title and surname ("Dear Mr. Carraway,") whom the document also names in
+ * full ("Yevgenia Carraway" over the address): the answer is the full name, as a reader copies it.
+ */
+function fullNameOf(scored: readonly Scored[], best: Scored): Scored | undefined {
+  const words = best.cand.text.replace(/[,;:]+$/, '').split(/\s+/);
+  if (words.length !== 2 || !HONORIFIC.test(words[0]!)) return undefined;
+  const surname = words[1]!;
+  return scored.find((s) => {
+    const w = s.cand.text.replace(/[,;:]+$/, '').split(/\s+/);
+    return (
+      s.cand.source === 'name' &&
+      w.length >= 2 &&
+      w.length <= 4 &&
+      !HONORIFIC.test(w[0]!) &&
+      w.at(-1) === surname &&
+      w.every((x) => /^\p{Lu}/u.test(x)) &&
+      !s.cand.traits.orgSuffix
+    );
+  });
+}
+
 function firstMention(scored: Scored[], top: Scored): TypedCandidate {
   const key = valueKey(top.cand);
   let first = top;

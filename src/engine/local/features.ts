@@ -163,6 +163,11 @@ const RELATIVE = [
   'assocHeading',
 ] as const;
 const RELATIVE_MAX = ['labelExact', 'geoLeftExact', 'geoAboveExact', 'assocMax'] as const;
+/** Questions asking for an address or where something is ("the street address", "located"). */
+const ADDRESS_ASKED = /\b(?:address(?:es)?|street|located|location)\b/i;
+/** Questions asking for a region: a state, a country, a city, a jurisdiction. */
+const REGION_ASKED =
+  /\b(?:states?|countr(?:y|ies)|provinces?|count(?:y|ies)|cit(?:y|ies)|jurisdictions?|nations?)\b/i;
 const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
 /**
  * The five aspects of a picture's place (pictureWords): each is an association feature of its
@@ -235,6 +240,7 @@ export const FEATURES: readonly string[] = [
   'qCompany*personShape',
   'qCompany*groupNoun',
   'qTitle*writing',
+  'qTitle*fontRel',
   'qWho*groupNoun',
   'personShape',
   'assocLeft',
@@ -257,8 +263,11 @@ export const FEATURES: readonly string[] = [
   'qEntity*orgSuffix',
   'qEntity*hasDigits',
   'qPlace*addressShape',
+  'qAddress*addressShape',
+  'qRegion*addressShape',
   'qPlace*nameShape',
   'qSpan*sentence',
+  'itemRow',
   'qMoney*isMoney',
   'qCount*isMoney',
   'qDuration*isDuration',
@@ -795,6 +804,52 @@ export function fillAssociations(
   x[ASSOC_CLAUSE_MEAN] = associationMean(table, clauseGroup(group), query.focus, clause);
 }
 
+/** A cell holding only an amount or a count (currency codes and signs aside), not a date. */
+const AMOUNT_CELL =
+  /^[^\p{L}\p{N}]*(?:[A-Z]{3}\s?)?[-−+(]?[\p{Sc}]?\s?\d[\d.,' ]*\)?\s?(?:[A-Z]{3}|CR|DR|%)?[^\p{L}\p{N}]*$/u;
+
+/** A short date cell opening a statement's row ("02 Nov", "12/03"). */
+const DATE_CELL = /^\d{1,2}[\s./-](?:\d{1,2}|\p{L}{3,4}\.?)(?:[\s./-]\d{2,4})?$/u;
+
+/**
+ * The cell of words of a row that ends in a figure, in a run of such rows starting at one left
+ * edge on its page (the lines of a receipt, an invoice, a statement): how many rows the run
+ * has, up to five, as a share of five; 0 for anything else. Entries of a list are such rows
+ * in most documents, whatever their column is headed, or whether it is headed at all.
+ */
+function itemRowOf(index: DocIndex, c: TypedCandidate): number {
+  const unit = c.at.unit;
+  if (unit.kind !== 'segment' || c.at.from !== 0 || c.at.to !== unit.words.length - 1 || c.picture) return 0;
+  const memo = index.memo.get('item-rows') as Map<string, number> | undefined;
+  const rows = memo ?? itemRows(index);
+  if (!memo) index.memo.set('item-rows', rows);
+  return rows.get(`${c.at.page}:${unit.line}:${unit.words[0]}`) ?? 0;
+}
+
+function itemRows(index: DocIndex): Map<string, number> {
+  const out = new Map<string, number>();
+  index.layouts.forEach((layout, page) => {
+    const W = layout.page.width || 612;
+    // Rows whose last cell is an amount, by the left edge of their cell of words.
+    const byLeft: { key: string; left: number }[] = [];
+    layout.lines.forEach((line, li) => {
+      const segs = line.segments;
+      if (segs.length < 2 || !AMOUNT_CELL.test(segs.at(-1)!.text)) return;
+      // Its cell of words, the one with most letters: a line number, an item code or a date
+      // may come before it.
+      const letters = (t: string) => (DATE_CELL.test(t) ? 0 : (t.match(/\p{L}/gu)?.length ?? 0));
+      const first = segs.slice(0, -1).reduce((a, g) => (letters(g.text) > letters(a.text) ? g : a));
+      if (letters(first.text) < 3) return;
+      byLeft.push({ key: `${page}:${li}:${first.words[0]}`, left: first.box[0] * W });
+    });
+    for (const row of byLeft) {
+      const run = byLeft.filter((r) => Math.abs(r.left - row.left) < 4).length;
+      if (run >= 2) out.set(row.key, Math.min(run, 5) / 5);
+    }
+  });
+  return out;
+}
+
 export function featuresOf(
   ctx: ScoringContext,
   c: TypedCandidate,
@@ -975,7 +1030,11 @@ export function featuresOf(
   set('qCompany*personShape', asksCompany * person);
   set('qCompany*groupNoun', asksCompany * (c.traits.groupNoun ?? 0));
   // "What is this document called?", "Form title": a title names the kind of writing it heads.
-  set('qTitle*writing', /\b(?:title|called)\b/i.test(query.prompt) ? (c.traits.writing ?? 0) : 0);
+  // A title is told by its size as much as by naming a kind of writing ("Flood Readiness
+  // Assessment" names none).
+  const titleAsked = /\b(?:title|titled|called|heading)\b/i.test(query.prompt);
+  set('qTitle*writing', titleAsked ? (c.traits.writing ?? 0) : 0);
+  set('qTitle*fontRel', titleAsked ? x[AT.fontRel!]! : 0);
   set('qWho*groupNoun', asksWho * (c.traits.groupNoun ?? 0));
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
@@ -1010,7 +1069,15 @@ export function featuresOf(
   set('qEntity*hasDigits', is('entity') * (t.hasDigits ?? 0));
   set('qPlace*nameShape', is('place') * (t.nameShape ?? 0));
   set('qPlace*addressShape', is('place') * (t.addressShape ?? 0));
+  // A street address answers "the address", "where is it located", not "which state" or
+  // "which country": both are places, told apart by the word the question uses.
+  set(
+    'qAddress*addressShape',
+    !query.contact && ADDRESS_ASKED.test(query.prompt) ? (t.addressShape ?? 0) : 0,
+  );
+  set('qRegion*addressShape', REGION_ASKED.test(query.prompt) ? (t.addressShape ?? 0) : 0);
   set('qSpan*sentence', is('span') * (c.source === 'sentence' ? 1 : 0));
+  set('itemRow', itemRowOf(index, c));
   set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
   // "How many kWh", "how many shares": a count of something, seldom an amount of money.
   set('qCount*isMoney', /\bhow many\b/i.test(query.prompt) ? (t.isMoney ?? t.currency ?? 0) : 0);

@@ -31,10 +31,11 @@ function opposedSeriesWords(scored: readonly Scored[]): Set<string> {
  * probability clears the run threshold, which training sets on families the scorer never saw.
  */
 export function listItems(
-  e: Examined,
+  examined: Examined,
   query: Query,
   m: Pick<ScorerModel['groups'][Group], 'threshold' | 'runThreshold'>,
 ): Scored[] {
+  const e = directionFirst(examined, query);
   const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
   const items: Scored[] = [];
   const seen = new Set<string>();
@@ -68,6 +69,9 @@ export function listItems(
     if (items.length > 0 && !sameSeries && sentenceLike(s.cand) !== sentenceLike(items[0]!.cand)) return;
     // Below a heading or a summary row in the first entry's column begins another list.
     if (items.length > 0 && inColumnOf(e.ctx, items[0]!, s) && !blockOf(items[0]!).has(s)) return;
+    // Rows of the first entry's table (on any of its pages) with their figures in other columns
+    // or of the other sign are another list of it: the money paid out among the money paid in.
+    if (items.length > 0 && !sameRowKind(e.ctx, items[0]!, s)) return;
     const k = valueKey(t.cand);
     const wordsKey = wordKeys(t.cand);
     if (wordsKey.some((w) => opposedWords.has(w))) return;
@@ -133,6 +137,34 @@ export function listItems(
     if (people.length > 0) kept = people;
   }
   return distinctNames(withoutCounts(kept.map((s) => tidied.get(s)!)), (s) => String(s.cand.value));
+}
+
+/** Money coming in, asked for ("incoming payments", "the deposits", "credits received"). */
+const MONEY_IN = /\b(?:incoming|received|deposits?|credits?|paid in|money in|inflows?|refunds?)\b/i;
+/** Money going out, asked for ("outgoing payments", "the withdrawals", "debits"). */
+const MONEY_OUT = /\b(?:outgoing|withdrawals?|debits?|paid out|money out|outflows?|spent|purchases)\b/i;
+
+/**
+ * Asked for the money coming in (or going out) of a table that signs its amounts in one column,
+ * rows of the other sign rank after every other candidate, however the scorer read them: the
+ * sign says which way the money went, which no caption of the column does.
+ */
+function directionFirst(e: Examined, query: Query): Examined {
+  const inAsked = MONEY_IN.test(query.prompt);
+  const outAsked = MONEY_OUT.test(query.prompt);
+  if (inAsked === outAsked) return e;
+  const rows = new Map<Scored, FigureCell[]>();
+  for (const s of e.scored) {
+    const f = figureColumns(e.ctx, s.cand);
+    if (f?.length) rows.set(s, f);
+  }
+  const cells = [...new Set(rows.values())].flat();
+  // A column is signed when it holds figures of both signs.
+  const signed = (x: FigureCell) =>
+    cells.some((y) => x[0] < y[1] && y[0] < x[1] && y.negative !== x.negative);
+  const wrongWay = (s: Scored) => rows.get(s)?.some((x) => signed(x) && x.negative === inAsked) ?? false;
+  if (!e.scored.some(wrongWay)) return e;
+  return { ...e, scored: [...e.scored.filter((s) => !wrongWay(s)), ...e.scored.filter(wrongWay)] };
 }
 
 /**
@@ -292,7 +324,7 @@ function siblingsOf(ctx: ScoringContext, scored: Scored[], anchor: Scored, floor
       // A row of the same table, its figures in the same columns, needs no score of its own.
       if (s.p < floor && !(figures?.length && row?.length)) continue;
       edge = dir < 0 ? b[1] : b[3];
-      if (sameColumns(figures, row)) out.push(s);
+      if (sameColumns(figures, row) && !oppositeSigns(figures, row)) out.push(s);
     }
   }
   return out;
@@ -359,18 +391,44 @@ function opensLineMarked(ctx: ScoringContext, c: TypedCandidate): boolean {
 const FIGURE =
   /^[^\p{L}\p{N}]*(?:[A-Z]{3}\s?)?[-−+(]?[\p{Sc}]?\s?\d[\d.,/:' ]*\)?\s?(?:[A-Z]{3}|CR|DR|%)?[^\p{L}\p{N}]*$/u;
 
+/** A figure printed as negative: a minus before it, brackets round it, a debit mark after it. */
+const NEGATIVE = /^[^\p{N}]*[-−(]|(?:-|\bDR)\s*$/u;
+
+/** A cell of a table row holding a figure: its horizontal extent, and whether it is negative. */
+type FigureCell = [number, number] & { negative?: boolean };
+
 /**
- * The horizontal extents of the cells of a candidate's table row that hold figures, or null when
- * the candidate is not in a row of cells. Rows of one list hold their figures in the same columns.
+ * The cells of a candidate's table row that hold figures, or null when the candidate is not in
+ * a row of cells. Rows of one list hold their figures in the same columns.
  */
-function figureColumns(ctx: ScoringContext, c: TypedCandidate): [number, number][] | null {
+function figureColumns(ctx: ScoringContext, c: TypedCandidate): FigureCell[] | null {
   const unit = c.at.unit;
   if (unit.kind !== 'segment') return null;
   const line = ctx.index.layouts[c.at.page]?.lines[unit.line];
   if (!line) return null;
   return line.segments
     .filter((g) => FIGURE.test(g.text))
-    .map((g) => [g.box[0], g.box[2]] as [number, number]);
+    .map((g) => Object.assign([g.box[0], g.box[2]] as [number, number], { negative: NEGATIVE.test(g.text) }));
+}
+
+/**
+ * Rows whose figures in one column carry opposite signs are two lists of one table: the money
+ * paid out among the money paid in, on a statement that prints both in one signed column.
+ */
+function oppositeSigns(a: FigureCell[] | null, b: FigureCell[] | null): boolean {
+  if (a === null || b === null) return false;
+  return a.some((x) => b.some((y) => x[0] < y[1] && y[0] < x[1] && x.negative !== y.negative));
+}
+
+/**
+ * Whether two rows hold their figures alike, in the same columns and of one sign, when they are
+ * rows of one table (a figure in a shared column); anything else is not compared.
+ */
+function sameRowKind(ctx: ScoringContext, a: Scored, b: Scored): boolean {
+  if (a.cand.source !== b.cand.source) return true;
+  const [x, y] = [figureColumns(ctx, a.cand), figureColumns(ctx, b.cand)];
+  if (!x?.some((f) => y?.some((g) => f[0] < g[1] && g[0] < f[1]))) return true;
+  return sameColumns(x, y) && !oppositeSigns(x, y);
 }
 
 function sameColumns(a: [number, number][] | null, b: [number, number][] | null): boolean {

@@ -405,7 +405,12 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   const out: TypedCandidate[] = [];
   let k = 0;
   while (k < words.length) {
-    if (!/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!) || DETERMINER.test(words[k]!)) {
+    // "Dear" opens a salutation, not the name after it.
+    if (
+      !/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!) ||
+      DETERMINER.test(words[k]!) ||
+      /^(?:Dear|Hello|Hi)$/.test(words[k]!)
+    ) {
       k++;
       continue;
     }
@@ -992,6 +997,7 @@ function describedCategories(
       need: stems.length <= 2 ? stems.length : Math.ceil((2 * stems.length) / 3),
     };
   });
+  const stemsOf = categories.map((c) => [...new Set(contentStems(c))]);
   // Stem -> the (category, category word) pairs it stands for: one pass over each passage.
   const byStem = new Map<string, [number, number][]>();
   wanted.forEach((w, ci) => {
@@ -1014,7 +1020,15 @@ function describedCategories(
     for (const [ci, at] of found) {
       const hits = at.filter((k) => k >= 0);
       const w = wanted[ci]!;
-      if (hits.length === 0 || hits.length < w.need) continue;
+      // A short line naming the one word that tells a category of two from the others ("VISA
+      // CREDIT ****0851" among cash, credit card, debit card, gift card) describes it.
+      const onlyOurs = (fi: number) => (byStem.get(stemsOf[ci]![fi]!) ?? []).every(([cj]) => cj === ci);
+      const telling =
+        hits.length === 1 &&
+        at.length === 2 &&
+        unit.stems.length <= 4 &&
+        onlyOurs(at.findIndex((k) => k >= 0));
+      if (hits.length === 0 || (hits.length < w.need && !telling)) continue;
       const from = Math.min(...hits);
       const to = Math.max(...hits);
       const text = wordsOf(index, unit)

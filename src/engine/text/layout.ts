@@ -26,6 +26,9 @@ export interface PageLayout {
   lines: Line[];
 }
 
+/** A word that only separates the fields of a line: a middle dot, a bullet, a bar. */
+const FIELD_SEPARATOR = /^[·•|]$/;
+
 /** A gap wider than this many line heights separates two segments. */
 const SEGMENT_GAP = 1.15;
 
@@ -61,8 +64,15 @@ export function layoutPage(page: EnginePage): PageLayout {
     const height = heights[Math.floor(heights.length / 2)] || 10;
     const segments: Segment[] = [];
     let seg: number[] = [];
-    for (const i of g) {
+    for (const [k, i] of g.entries()) {
       const prev = seg[seg.length - 1];
+      // A dot or bar between the words of a line separates its fields as a gap does ("Lease
+      // Agreement · 12 Elm Street · page 2"); it belongs to neither.
+      if (k > 0 && FIELD_SEPARATOR.test(words[i]!.text)) {
+        if (seg.length) segments.push(makeSegment(page, seg, lineIndex));
+        seg = [];
+        continue;
+      }
       if (prev !== undefined && (words[i]!.box[0] - words[prev]!.box[2]) * W > SEGMENT_GAP * height) {
         segments.push(makeSegment(page, seg, lineIndex));
         seg = [];

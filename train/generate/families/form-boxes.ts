@@ -285,7 +285,14 @@ async function generate(seed: number) {
   const why = makeRng(hashSeed('form-boxes:purpose', seed));
   const purpose = why.chance(0.75) ? why.pick(PURPOSES) : null;
   if (purpose) {
-    row([[why.pick(['Purpose of request', 'Reason for request', 'Business justification']), purpose, 1, 'purpose']]);
+    row([
+      [
+        why.pick(['Purpose of request', 'Reason for request', 'Business justification']),
+        purpose,
+        1,
+        'purpose',
+      ],
+    ]);
   }
   y += 4;
   section(rng.pick([`Section B - ${kind.lines}`, `2. ${kind.lines}`, kind.lines.toUpperCase()]));

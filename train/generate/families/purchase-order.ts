@@ -204,7 +204,9 @@ async function generate(seed: number) {
   // will be refused"), which a reader may fairly take for one.
   const note = makeRng(hashSeed('purchase-order:instructions', seed));
   const instructions = note.pick(INSTRUCTIONS);
-  const notePage = flow.line(`${note.pick(['Delivery instructions', 'Special instructions', 'Notes'])}: ${instructions}`);
+  const notePage = flow.line(
+    `${note.pick(['Delivery instructions', 'Special instructions', 'Notes'])}: ${instructions}`,
+  );
   at.instructions = ev(notePage, instructions);
   flow.space(8);
 

@@ -86,6 +86,10 @@ async function generate(seed: number) {
     'Management Report',
     'Business Review',
     'Sales Report',
+    // Titles naming no kind of writing: told by their size and place alone.
+    'Operations Assessment',
+    'Quality Audit',
+    'Business Outlook',
   ]);
   const fullTitle = `${periodType === 'Half-year' ? 'Half-Year' : periodType} ${title}`;
   const author = rng.chance(0.65) ? personName(rng) : null;

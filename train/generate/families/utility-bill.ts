@@ -370,7 +370,11 @@ async function generate(seed: number) {
   );
   q.text(
     'service_street',
-    ['What is the street address of the service?', 'Supply address (street)', 'Where is the service supplied?'],
+    [
+      'What is the street address of the service?',
+      'Supply address (street)',
+      'Where is the service supplied?',
+    ],
     serviceAddr.lines[0],
     at.service_street,
   );
