@@ -166,8 +166,7 @@ const RELATIVE_MAX = ['labelExact', 'geoLeftExact', 'geoAboveExact', 'assocMax']
 /** Questions asking for an address or where something is ("the street address", "located"). */
 const ADDRESS_ASKED = /\b(?:address(?:es)?|street|located|location)\b/i;
 /** Questions asking for a region: a state, a country, a city. */
-const REGION_ASKED =
-  /\b(?:states?|countr(?:y|ies)|provinces?|count(?:y|ies)|cit(?:y|ies)|nations?)\b/i;
+const REGION_ASKED = /\b(?:states?|countr(?:y|ies)|provinces?|count(?:y|ies)|cit(?:y|ies)|nations?)\b/i;
 const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'span'] as const;
 /**
  * The five aspects of a picture's place (pictureWords): each is an association feature of its
