@@ -160,8 +160,7 @@ function directionFirst(e: Examined, query: Query): Examined {
   }
   const cells = [...new Set(rows.values())].flat();
   // A column is signed when it holds figures of both signs.
-  const signed = (x: FigureCell) =>
-    cells.some((y) => x[0] < y[1] && y[0] < x[1] && y.negative !== x.negative);
+  const signed = (x: FigureCell) => cells.some((y) => overlaps(x, y) && y.negative !== x.negative);
   const wrongWay = (s: Scored) => rows.get(s)?.some((x) => signed(x) && x.negative === inAsked) ?? false;
   if (!e.scored.some(wrongWay)) return e;
   return { ...e, scored: [...e.scored.filter((s) => !wrongWay(s)), ...e.scored.filter(wrongWay)] };
@@ -391,6 +390,9 @@ function opensLineMarked(ctx: ScoringContext, c: TypedCandidate): boolean {
 const FIGURE =
   /^[^\p{L}\p{N}]*(?:[A-Z]{3}\s?)?[-−+(]?[\p{Sc}]?\s?\d[\d.,/:' ]*\)?\s?(?:[A-Z]{3}|CR|DR|%)?[^\p{L}\p{N}]*$/u;
 
+/** Whether two cells' horizontal extents overlap: they stand in one column. */
+const overlaps = (x: readonly [number, number], y: readonly [number, number]) => x[0] < y[1] && y[0] < x[1];
+
 /** A figure printed as negative: a minus before it, brackets round it, a debit mark after it. */
 const NEGATIVE = /^[^\p{N}]*[-−(]|(?:-|\bDR)\s*$/u;
 
@@ -417,7 +419,7 @@ function figureColumns(ctx: ScoringContext, c: TypedCandidate): FigureCell[] | n
  */
 function oppositeSigns(a: FigureCell[] | null, b: FigureCell[] | null): boolean {
   if (a === null || b === null) return false;
-  return a.some((x) => b.some((y) => x[0] < y[1] && y[0] < x[1] && x.negative !== y.negative));
+  return a.some((x) => b.some((y) => overlaps(x, y) && x.negative !== y.negative));
 }
 
 /**
@@ -427,13 +429,13 @@ function oppositeSigns(a: FigureCell[] | null, b: FigureCell[] | null): boolean 
 function sameRowKind(ctx: ScoringContext, a: Scored, b: Scored): boolean {
   if (a.cand.source !== b.cand.source) return true;
   const [x, y] = [figureColumns(ctx, a.cand), figureColumns(ctx, b.cand)];
-  if (!x?.some((f) => y?.some((g) => f[0] < g[1] && g[0] < f[1]))) return true;
+  if (!x?.some((f) => y?.some((g) => overlaps(f, g)))) return true;
   return sameColumns(x, y) && !oppositeSigns(x, y);
 }
 
 function sameColumns(a: [number, number][] | null, b: [number, number][] | null): boolean {
   if (a === null || b === null) return true;
-  const meets = (x: [number, number], ys: [number, number][]) => ys.some((y) => x[0] < y[1] && y[0] < x[1]);
+  const meets = (x: [number, number], ys: [number, number][]) => ys.some((y) => overlaps(x, y));
   // An empty cell (no hours on a flat allowance) is no other column: one set may hold the other.
   return a.every((x) => meets(x, b)) || b.every((x) => meets(x, a));
 }
