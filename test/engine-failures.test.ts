@@ -2943,4 +2943,132 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(collapse(String(cell.value?.value)), show(cell)).toBe(street);
     expectQuotesWritten(cell, id, [lines], 'street');
   });
+  // "Statement end 7 November 2020": the 7 is the date's day, not a figure of the statement. Asked
+  // for the balance at the end of the period, a reader gives the closing balance, never the day.
+  it(`2.2 number: the day of a written date is no amount; the balance at the period's end is the closing balance (seed ${SEED})`, async () => {
+    const rng = rngFor('day of a date');
+    const month = rng.pick(MONTHS);
+    const year = rng.int(2018, 2026);
+    const [startDay, endDay] = [rng.int(1, 9), rng.int(1, 9)];
+    const opening = rng.int(100_000, 900_000);
+    const closing = rng.int(100_000, 900_000);
+    const lines = [
+      rng.pick(COMPANIES),
+      'STATEMENT OF ACCOUNT',
+      `Account holder: ${rng.pick(PEOPLE)}`,
+      `Period from ${startDay} ${month} ${year}`,
+      `Statement end ${endDay} ${month} ${year}`,
+      'Account summary',
+      `Balance brought forward ${money(opening)}`,
+      `Money in ${money(rng.int(10_000, 90_000))}`,
+      `Money out ${money(rng.int(10_000, 90_000))}`,
+      `Balance carried forward ${money(closing)}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'statement.pdf');
+    const cell = await answer(id, {
+      prompt: 'Balance at the end of the statement period',
+      outputType: 'number',
+    });
+    expect(cell.value?.value, show(cell)).toBe(closing / 100);
+    expectQuotesWritten(cell, id, [lines], 'closing balance');
+  });
+  // "Lessee shall not (i) …, (ii) …": asked what the tenant may not do, a reader lists the acts the
+  // clause counts out, though the question shares no word with it, and never the tenant's name.
+  it(`2.2 list_scalar: "What may the tenant not do?" lists the acts a clause counts out, not the tenant (seed ${SEED})`, async () => {
+    const rng = rngFor('acts counted out');
+    const [landlord, tenant] = rng.sample(PEOPLE, 2) as [string, string];
+    const acts = rng.sample(
+      [
+        'store hazardous or flammable materials on the Premises',
+        'install additional locks without providing a key',
+        'use the Premises for any unlawful purpose',
+        'keep animals on the Premises without written consent',
+        'cause a nuisance to neighbouring occupiers',
+        'alter the structure of the Premises',
+      ],
+      rng.int(3, 4),
+    );
+    const roman = ['i', 'ii', 'iii', 'iv'];
+    const clause = `Lessee shall not ${acts.map((act, i) => `(${roman[i]}) ${act}`).join(', ')}.`;
+    const lines = [
+      'RESIDENTIAL LEASE AGREEMENT',
+      `This Lease is made between ${landlord} ("Lessor") and ${tenant} ("Lessee").`,
+      `1. Rent. Lessee shall pay ${money(rng.int(90_000, 300_000))} per month in advance.`,
+      ...wrap(`2. Use. ${clause}`, 90),
+      '3. Repairs. Lessor shall keep the structure and the heating in good working order.',
+      `Lessor: ${landlord}`,
+      `Lessee: ${tenant}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'lease.pdf');
+    const cell = await answer(id, { prompt: 'What may the tenant not do?', outputType: 'list_scalar' });
+    const items = ((cell.value?.value as string[] | undefined) ?? []).map(loose);
+    expect(items, show(cell)).toEqual(acts.map(loose));
+    expect((cell.citations as Json[]).length, show(cell)).toBe(acts.length);
+    expectQuotesWritten(cell, id, [lines], 'acts');
+  });
+  // Forms print a caption and its entry with no colon between ("Purpose of request Backup drives
+  // for the archive"): the entry after a caption saying what is asked is the answer, without it.
+  it(`2.2 text_quote: an entry printed right after its caption, with no colon, answers without the caption (seed ${SEED})`, async () => {
+    const rng = rngFor('caption without colon');
+    const purpose = rng.pick([
+      'Replacement for a failed laptop',
+      'Client workshop at the regional office',
+      'Training for the new payroll system',
+      'Safety equipment for the field crew',
+      'Backup drives for the quarterly archive',
+    ]);
+    const lines = [
+      rng.pick(COMPANIES),
+      'PURCHASE REQUISITION',
+      `Name of applicant ${rng.pick(PEOPLE)}`,
+      `Employee No. ${rng.int(100000, 999999)}`,
+      `Date of request ${rng.int(1, 28)} ${rng.pick(MONTHS)} ${rng.int(2019, 2026)}`,
+      `Purpose of request ${purpose}`,
+      'Items requested',
+      `1 ${rng.pick(ITEMS)} ${money(rng.int(1_000, 90_000))}`,
+      `Approved by ${rng.pick(PEOPLE)}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'requisition.pdf');
+    const cell = await answer(id, {
+      prompt: 'What is the purpose of the request?',
+      outputType: 'text_quote',
+    });
+    expect(collapse(String(cell.value?.value)), show(cell)).toBe(purpose);
+    expectQuotesWritten(cell, id, [lines], 'purpose');
+  });
+  // "This Agreement continues until either party terminates it by giving thirty (30) days written
+  // notice": thirty days is how long a notice runs, and the agreement states no term of its own.
+  it(`2.2 boolean / text_quote: a notice period is no term; an agreement running until notice states none (seed ${SEED})`, async () => {
+    const rng = rngFor('notice is no term');
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    const days = rng.pick([15, 30, 45, 60, 90]);
+    const lines = [
+      'NON-DISCLOSURE AGREEMENT',
+      ...wrap(
+        `This Agreement is made between ${a} and ${b} to protect information exchanged about a possible supply arrangement.`,
+        90,
+      ),
+      ...wrap(
+        '1. Use. The Receiving Party shall use Confidential Information only to evaluate the arrangement.',
+        90,
+      ),
+      ...wrap(
+        `2. Term. This Agreement shall continue from the date last written below until terminated by either party by giving ${numberWords(days)} (${days}) days written notice to the other party.`,
+        90,
+      ),
+      ...wrap(
+        '3. Return. On request the Receiving Party shall return all documents holding Confidential Information.',
+        90,
+      ),
+      `${a}`,
+      `${b}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'nda.pdf');
+    await expectFixedTerm(id, [lines], false);
+    const term = await answer(id, {
+      prompt: 'How long is the term of this agreement?',
+      outputType: 'text_quote',
+    });
+    expect(term.value, show(term)).toEqual({ type: 'text_quote', value: null });
+  });
 });

@@ -11,6 +11,8 @@ import {
   fillRelative,
   fillSoleFit,
   fitsKind,
+  isNoticePeriod,
+  NOTICE,
   type ScoringContext,
   scoringContext,
   valueCounts,
@@ -391,11 +393,21 @@ function lengthAnswer(
   };
 }
 
-/** The duration written inside a candidate's words, if any. */
+/**
+ * The duration written inside a candidate's words, if any. A notice's length ("thirty (30) days
+ * written notice") is no term unless notice is asked: an agreement running until either party
+ * gives notice states none.
+ */
 function termIn(e: Examined, s: Scored) {
   const at = s.cand.at;
+  const noticeAsked = (e.ctx.query.weights.get(NOTICE) ?? 0) >= 0.8;
   return durationCandidates(e.ctx.index).find(
-    (c) => c.at.page === at.page && c.at.unit.id === at.unit.id && c.at.from >= at.from && c.at.to <= at.to,
+    (c) =>
+      c.at.page === at.page &&
+      c.at.unit.id === at.unit.id &&
+      c.at.from >= at.from &&
+      c.at.to <= at.to &&
+      (noticeAsked || !isNoticePeriod(e.ctx.index, c)),
   );
 }
 

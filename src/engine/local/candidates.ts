@@ -438,8 +438,13 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
       suspicious: inDate || isYear || longId || enumeration || /^[A-Za-z#]$/.test(before),
     };
   });
-  index.memo.set('numbers', out);
-  return out;
+  // The day of "Statement end 7 November 2020" is part of the date, not a figure the statement gives.
+  const dates = dateCandidates(index);
+  const kept = out.filter(
+    (c) => !dates.some((d) => d.at.unit === c.at.unit && d.at.from <= c.at.from && c.at.to <= d.at.to),
+  );
+  index.memo.set('numbers', kept);
+  return kept;
 }
 
 // ---------- durations ----------

@@ -1,4 +1,4 @@
-import { assertedStems, contentStems, literalStems } from '../text/tokenize.ts';
+import { assertedStems, contentStems, literalStems, stem } from '../text/tokenize.ts';
 import type { EnginePage } from '../types.ts';
 import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
@@ -6,7 +6,14 @@ import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import { placeSide } from './place-side.ts';
 import { type Phase, type Query, VALUE_KINDS } from './query.ts';
-import { type Evidence, evidenceFor, labelScore, maxScore, scorePassages } from './retrieval.ts';
+import {
+  type Evidence,
+  evidenceFor,
+  type Located,
+  labelScore,
+  maxScore,
+  scorePassages,
+} from './retrieval.ts';
 import { captionSide, namesCounterpart, type Side } from './roles.ts';
 import { relatedStems } from './synonyms.ts';
 import {
@@ -241,6 +248,7 @@ export const FEATURES: readonly string[] = [
   'qTitle*writing',
   'qTitle*fontRel',
   'qWho*groupNoun',
+  'qThing*personShape',
   'personShape',
   'assocLeft',
   'assocAbove',
@@ -497,6 +505,20 @@ const SELF_POINT = /^(?:here\w+|this|effective|execution|executed|signing|signat
  * hereof") or what the question asks about, 'other' when it is some other event; '' when none is
  * written.
  */
+/** A length of time a notice runs ("thirty (30) days written notice", "60 days' prior notice"). */
+export function isNoticePeriod(index: DocIndex, c: { at: Located }): boolean {
+  const ids = c.at.unit.words;
+  const page = index.doc.pages[c.at.page]!;
+  for (let i = c.at.to + 1; i <= c.at.to + 3 && i < ids.length; i++) {
+    const w = page.words[ids[i]!]?.text ?? '';
+    if (/^notice$/i.test(w.replace(/[^\p{L}]/gu, ''))) return true;
+    if (/[,;:.)]$/.test(w)) break;
+  }
+  return false;
+}
+
+export const NOTICE = stem('notice');
+
 export function anchorOf(
   index: DocIndex,
   c: TypedCandidate,
@@ -505,6 +527,8 @@ export function anchorOf(
   const ids = c.at.unit.words;
   const page = index.doc.pages[c.at.page]!;
   const text = (i: number) => page.words[ids[i]!]?.text ?? '';
+  // "thirty (30) days written notice": the length of a notice, the agreement's term only if notice is asked.
+  if (isNoticePeriod(index, c)) return asked(NOTICE) ? 'self' : 'other';
   let at = -1;
   for (let i = c.at.to + 1; i <= c.at.to + 3 && i < ids.length; i++) {
     const w = text(i).replace(/[^\p{L}]/gu, '');
@@ -1035,6 +1059,9 @@ export function featuresOf(
   set('qTitle*writing', titleAsked ? (c.traits.writing ?? 0) : 0);
   set('qTitle*fontRel', titleAsked ? x[AT.fontRel!]! : 0);
   set('qWho*groupNoun', asksWho * (c.traits.groupNoun ?? 0));
+  // Asked for a thing, neither a party nor a person ("the restrictions on the tenant", "What may
+  // the tenant not do?"): a person's name answers it seldom, however well the tenant is named.
+  set('qThing*personShape', query.kind === 'span' && !asksWho && !asksCompany ? person : 0);
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
     set(

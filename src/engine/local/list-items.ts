@@ -2,7 +2,7 @@ import type { Examined, Scored } from './answer-document.ts';
 import { distinctNames } from './distinct-names.ts';
 import { FEATURES, type ScoringContext, sidesSeen, valueKey } from './features.ts';
 import type { ScorerModel } from './model.ts';
-import { inQuestionWords, type Query } from './query.ts';
+import { asksAct, inQuestionWords, type Query } from './query.ts';
 import type { Group, TypedCandidate } from './typed-candidates.ts';
 
 const SERIES_OPPOSED = FEATURES.indexOf('seriesOpposed');
@@ -37,6 +37,7 @@ export function listItems(
 ): Scored[] {
   const e = directionFirst(examined, query);
   const asksSummary = /\b(?:sub-?totals?|totals?|sums?|balances?)\b/i.test(query.prompt);
+  const actAsked = asksAct(query.prompt);
   const items: Scored[] = [];
   const seen = new Set<string>();
   const used = new Set<string>();
@@ -57,6 +58,8 @@ export function listItems(
     if ((!sentenceLike(t.cand) && CAPTION.test(t.cand.text)) || headsFigures(e.ctx, s.cand)) return;
     // Persons or companies asked for: a sentence is none of them, however it scores.
     if (query.kind === 'entity' && sentenceLike(t.cand)) return;
+    // Acts asked for ("What may the tenant not do?"): the tenant's name is none of them.
+    if (actAsked && (t.cand.traits.nameShape ?? 0) >= 0.5 && t.cand.text.split(/\s+/).length <= 4) return;
     // Entries of a bulleted or counted-out list are all marked so: the paragraph after it is none.
     if (items.length > 0 && isMarked(e, items[0]!) && !isMarked(e, s)) return;
     // A list of codes holds codes: the coverage named beside each policy number is no entry.

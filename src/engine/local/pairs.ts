@@ -1,9 +1,15 @@
+import { STOPWORDS } from '../text/tokenize.ts';
 import type { Candidate } from './candidates.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
+import { lineOfWord } from './nearby.ts';
 import type { Query } from './query.ts';
 import { labelScore } from './retrieval.ts';
 
 const MAX_LABEL_WORDS = 5;
+/** How well unmarked leading words must match the question to be read as its caption. */
+const CAPTION_SCORE = 0.6;
+/** An entry written after its caption on one line is short: a longer rest is prose. */
+const MAX_CAPTIONED_WORDS = 10;
 
 /**
  * Values that follow a label: the rest of a unit after a label prefix ("Seller: X",
@@ -27,6 +33,34 @@ export function valueCandidates(index: DocIndex, query: Query): Candidate<string
         out.push(candidate(unit, k, words.length - 1, words));
       }
     }
+    out.push(...captionedValues(index, unit, words, query));
+  }
+  return out;
+}
+
+/**
+ * Forms print a caption and its entry with no mark between ("Purpose of request Backup drives
+ * for the archive"): at the start of any line of a unit, words saying what is asked followed by
+ * a capital or a figure caption the rest of that line.
+ */
+function captionedValues(index: DocIndex, unit: Passage, words: string[], query: Query): Candidate<string>[] {
+  const out: Candidate<string>[] = [];
+  const lineOf = lineOfWord(index, unit.page);
+  let start = 0;
+  for (let j = 1; j <= words.length; j++) {
+    if (j < words.length && lineOf[unit.words[j]!] === lineOf[unit.words[j - 1]!]) continue;
+    const end = j - 1;
+    // A caption opens and ends with words of its own ("Purpose of request"), where a line of prose
+    // opens with "The" or ends with "of the" before a name ("The laws of the State of Nevada").
+    const word = (i: number) => words[i]!.toLowerCase().replace(/[^\p{L}]/gu, '');
+    for (let k = 1; k <= Math.min(MAX_LABEL_WORDS, end - start); k++) {
+      const prefix = words.slice(start, start + k).join(' ');
+      if (/[:#]$/.test(prefix) || !/^[\p{Lu}\d]/u.test(words[start + k]!)) continue;
+      if (STOPWORDS.has(word(start)) || STOPWORDS.has(word(start + k - 1))) continue;
+      if (end - (start + k) + 1 > MAX_CAPTIONED_WORDS) continue;
+      if (labelScore(prefix, query) >= CAPTION_SCORE) out.push(candidate(unit, start + k, end, words));
+    }
+    start = j;
   }
   return out;
 }

@@ -2,7 +2,7 @@ import { contentStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
 import { englishWords, translationsOf } from '../text/translations.ts';
 import { type NounKind, nounKind } from './nouns.ts';
 import { askedSide, counterpartsOf, type Side } from './roles.ts';
-import { derivedStems, relatedStems, shorthandOf } from './synonyms.ts';
+import { derivedStems, fullWordsOf, relatedStems, shorthandOf } from './synonyms.ts';
 
 export type AnswerKind = 'duration' | 'date' | 'money' | 'identifier' | 'entity' | 'place' | 'span';
 /** A contact detail: an e-mail address, a telephone or fax number, a website. */
@@ -197,7 +197,7 @@ export function analyzeQuery(prompt: string): Query {
   // Shorthand means the word itself ("Attn" is attention), as a derived form does.
   for (const t of terms) {
     const w = weights.get(t) ?? 1;
-    for (const s of shorthandOf(t))
+    for (const s of [...shorthandOf(t), ...fullWordsOf(t)])
       if ((weights.get(s) ?? 0) < DERIVED_SHARE * w) weights.set(s, DERIVED_SHARE * w);
   }
   for (const t of terms) {
@@ -324,6 +324,8 @@ const QUALIFYING_PARTY =
 
 /** "What may the tenant not do?", "What must the buyer do?": an act is asked, not its actor. */
 const ACT_ASKED = /^\s*what\s+(?:\w+\s+){1,5}?do\s*\??\s*$/;
+/** Whether a question asks what someone may, must or may not do: its answer is an act, no name. */
+export const asksAct = (prompt: string): boolean => ACT_ASKED.test(prompt.toLowerCase().replace(/\s+/g, ' '));
 
 /** The answer shape from question words alone (who, when, how much, which number). */
 function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): AnswerKind {

@@ -39,6 +39,9 @@ const SHORTHAND: Record<string, string[]> = {
   building: ['bldg'],
   copy: ['cc', 'bcc'],
   invoice: ['inv'],
+  // "PO" for a purchase order.
+  purchase: ['po'],
+  order: ['po'],
   enclosure: ['encl', 'enc'],
   // "Re:" (in re, "in the matter of") heads a letter's or memo's subject line.
   subject: ['re'],
@@ -53,6 +56,13 @@ export const isShorthand = (word: string): boolean => FORMS.has(word.toLowerCase
 
 /** The shorthand documents print for the word whose stem is `s` ("attn" for attention). */
 export const shorthandOf = (s: string): readonly string[] => SHORT.get(s) ?? [];
+
+const FULL = new Map<string, string[]>();
+for (const [word, forms] of Object.entries(SHORTHAND))
+  for (const f of forms) FULL.set(stem(f), [...(FULL.get(stem(f)) ?? []), stem(word)]);
+
+/** The stems of the words a shorthand stands for ("reference" for "ref", "order" for "po"). */
+export const fullWordsOf = (s: string): readonly string[] => FULL.get(s) ?? [];
 
 /** Stems related to `s` (not including `s`). */
 export function relatedStems(s: string): string[] {

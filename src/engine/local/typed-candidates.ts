@@ -1065,6 +1065,21 @@ export function seriesLead(c: TypedCandidate): number | undefined {
   return c.series === undefined ? undefined : Number(c.series.slice(SERIES.length));
 }
 
+/**
+ * Sentences that count out entries ("shall not (i) …, (ii) …"), the most about the question first,
+ * then the rest in the document's order: "What may the tenant not do?" shares no word with
+ * "Lessee shall not (i) store …", and its entries are still the answer.
+ */
+function countedOut(index: DocIndex, scores: Float64Array): Passage[] {
+  const marked = index.passages.filter((u) => u.kind === 'sentence' && MARKER.test(u.text));
+  const score = (u: Passage) => scores[u.id] ?? 0;
+  return marked
+    .map((u, i) => ({ u, i }))
+    .sort((a, b) => score(b.u) - score(a.u) || a.i - b.i)
+    .slice(0, 30)
+    .map(({ u }) => u);
+}
+
 /** List items: enumerations in prose, then every text candidate (each item is scored alone). */
 function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCandidate[] {
   const out: TypedCandidate[] = [];
@@ -1073,9 +1088,7 @@ function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCa
   const passages = [
     ...topPassages(index, scores, 8, ['sentence', 'line']).map((s) => s.passage),
     ...index.passages.filter((u) => u.page === 0 && u.kind !== 'segment').slice(0, 12),
-    ...topPassages(index, scores, 30, ['sentence'])
-      .map((s) => s.passage)
-      .filter((u) => MARKER.test(u.text)),
+    ...countedOut(index, scores),
   ];
   const seen = new Set<number>();
   const item = (passage: Passage, text: string, series?: string) => {
