@@ -351,14 +351,18 @@ function durationAnswer(
   // No length of time written anywhere: nothing states how long. (A bare figure under a
   // caption such as "Term (months)" is missed; the number reader answered page numbers.)
   if (e.scored.length === 0) return empty('number', m, 0, e);
-  const top = e.scored[0]!;
+  const sole = decision < m.threshold ? soleOwnPeriod(e) : undefined;
+  const top = sole ?? e.scored[0]!;
   const d = termIn(e, top);
-  if (!d || decision < m.threshold) return empty('number', m, decision, e);
+  if (!d || (decision < m.threshold && !sole)) return empty('number', m, decision, e);
   return {
     status: 'SUCCESS',
     value: { type: 'number', value: durationIn(d.value, unit) },
     citations: cite(e, firstMention(e.scored, top)),
-    confidence: round3(confidenceOf(m.answered, decision, e)),
+    // Chosen by the sole-value rule: that rule's own precision on held-out questions.
+    confidence: round3(
+      sole && m.soleRight !== undefined ? m.soleRight : confidenceOf(m.answered, decision, e),
+    ),
     score: top.p,
     empty: false,
   };
@@ -380,17 +384,34 @@ function lengthAnswer(
 ): DocumentAnswer {
   const { e, decision } = examineTerms(column, query, doc, model, answering);
   const m = model.groups[e.group];
-  const top = e.scored[0];
+  const sole = decision < m.threshold ? soleOwnPeriod(e) : undefined;
+  const top = sole ?? e.scored[0];
   const d = top && termIn(e, top);
-  if (!top || !d || decision < m.threshold) return empty('text_quote', m, decision, e);
+  if (!top || !d || (decision < m.threshold && !sole)) return empty('text_quote', m, decision, e);
   return {
     status: 'SUCCESS',
     value: { type: 'text_quote', value: d.text },
     citations: cite(e, firstMention(e.scored, top)),
-    confidence: round3(confidenceOf(m.answered, decision, e)),
+    // Chosen by the sole-value rule: that rule's own precision on held-out questions.
+    confidence: round3(
+      sole && m.soleRight !== undefined ? m.soleRight : confidenceOf(m.answered, decision, e),
+    ),
     score: top.p,
     empty: false,
   };
+}
+
+/**
+ * The document's one length of time of its own: counted from no other event, no notice's length,
+ * and every mention the same ("five (5) years"). Asked how long the agreement runs, that length
+ * is stated, however low the ranking put it (a plain services agreement read as unstated when
+ * its term sat under a heading no caption feature reads).
+ */
+function soleOwnPeriod(e: Examined): Scored | undefined {
+  const own = e.scored.filter((s) => s.cand.traits.isDuration === 1 && s.x[AT.anchorOther!] !== 1);
+  if (own.length === 0) return undefined;
+  const key = valueKey(own[0]!.cand);
+  return own.every((s) => valueKey(s.cand) === key) ? own[0] : undefined;
 }
 
 /**
@@ -400,14 +421,14 @@ function lengthAnswer(
  */
 function termIn(e: Examined, s: Scored) {
   const at = s.cand.at;
-  const noticeAsked = (e.ctx.query.weights.get(NOTICE) ?? 0) >= 0.8;
+  const asked = noticeAsked(e);
   return durationCandidates(e.ctx.index).find(
     (c) =>
       c.at.page === at.page &&
       c.at.unit.id === at.unit.id &&
       c.at.from >= at.from &&
       c.at.to <= at.to &&
-      (noticeAsked || !isNoticePeriod(e.ctx.index, c)),
+      (asked || !isNoticePeriod(e.ctx.index, c)),
   );
 }
 
@@ -425,10 +446,25 @@ function examineTerms(
   model: ScorerModel,
   read: (e: Examined) => Examined = (e) => e,
 ): { e: Examined; decision: number } {
-  const e = read(examine(column, query, doc, model));
+  const e = withoutNotices(read(examine(column, query, doc, model)));
   const terms = { ...e, scored: e.scored.filter((s) => termIn(e, s) !== undefined) };
   return { e: terms, decision: decided(e, model).decision };
 }
+
+/**
+ * A length of time asked for is no notice's length (unless notice is asked): "sixty (60) days
+ * prior written notice" leaves the ranking before the decision reads it, or a contract stating
+ * "five (5) years" looked unstated behind its notice period.
+ */
+function withoutNotices(e: Examined): Examined {
+  if (noticeAsked(e)) return e;
+  return {
+    ...e,
+    scored: e.scored.filter((s) => !(s.cand.traits.isDuration && isNoticePeriod(e.ctx.index, s.cand))),
+  };
+}
+
+const noticeAsked = (e: Examined) => (e.ctx.query.weights.get(NOTICE) ?? 0) >= 0.8;
 
 function decided(e: Examined, model: ScorerModel): { e: Examined; decision: number } {
   return { e, decision: decisionProbability(model.groups[e.group], e.scored) };

@@ -58,6 +58,8 @@ function captionedValues(index: DocIndex, unit: Passage, words: string[], query:
       if (/[:#]$/.test(prefix) || !/^[\p{Lu}\d]/u.test(words[start + k]!)) continue;
       if (STOPWORDS.has(word(start)) || STOPWORDS.has(word(start + k - 1))) continue;
       if (end - (start + k) + 1 > MAX_CAPTIONED_WORDS) continue;
+      // A colon further on ends the caption there ("Reference No.: F-219868"): read as delimited.
+      if (words.slice(start + k, end + 1).some((w) => /:$/.test(w))) continue;
       if (labelScore(prefix, query) >= CAPTION_SCORE) out.push(candidate(unit, start + k, end, words));
     }
     start = j;
