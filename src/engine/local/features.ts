@@ -499,12 +499,6 @@ const ANCHOR_WORD =
 /** A length of time is counted from the document's own making: "the date hereof", "the date of signing". */
 const SELF_POINT = /^(?:here\w+|this|effective|execution|executed|signing|signature|above|first)$/i;
 
-/**
- * The point a length of time runs from, as read after it ("… following the termination of my
- * employment"): 'self' when that is the document itself ("the date of this Agreement", "the date
- * hereof") or what the question asks about, 'other' when it is some other event; '' when none is
- * written.
- */
 /** A length of time a notice runs ("thirty (30) days written notice", "60 days' prior notice"). */
 export function isNoticePeriod(index: DocIndex, c: { at: Located }): boolean {
   const ids = c.at.unit.words;
@@ -519,6 +513,12 @@ export function isNoticePeriod(index: DocIndex, c: { at: Located }): boolean {
 
 export const NOTICE = stem('notice');
 
+/**
+ * The point a length of time runs from, as read after it ("… following the termination of my
+ * employment"): 'self' when that is the document itself ("the date of this Agreement", "the date
+ * hereof") or what the question asks about, 'other' when it is some other event; '' when none is
+ * written.
+ */
 export function anchorOf(
   index: DocIndex,
   c: TypedCandidate,

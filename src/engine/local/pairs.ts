@@ -46,13 +46,13 @@ export function valueCandidates(index: DocIndex, query: Query): Candidate<string
 function captionedValues(index: DocIndex, unit: Passage, words: string[], query: Query): Candidate<string>[] {
   const out: Candidate<string>[] = [];
   const lineOf = lineOfWord(index, unit.page);
+  // A caption opens and ends with words of its own ("Purpose of request"), where a line of prose
+  // opens with "The" or ends with "of the" before a name ("The laws of the State of Nevada").
+  const word = (i: number) => words[i]!.toLowerCase().replace(/[^\p{L}]/gu, '');
   let start = 0;
   for (let j = 1; j <= words.length; j++) {
     if (j < words.length && lineOf[unit.words[j]!] === lineOf[unit.words[j - 1]!]) continue;
     const end = j - 1;
-    // A caption opens and ends with words of its own ("Purpose of request"), where a line of prose
-    // opens with "The" or ends with "of the" before a name ("The laws of the State of Nevada").
-    const word = (i: number) => words[i]!.toLowerCase().replace(/[^\p{L}]/gu, '');
     for (let k = 1; k <= Math.min(MAX_LABEL_WORDS, end - start); k++) {
       const prefix = words.slice(start, start + k).join(' ');
       if (/[:#]$/.test(prefix) || !/^[\p{Lu}\d]/u.test(words[start + k]!)) continue;
