@@ -3071,4 +3071,67 @@ describe('local engine on documents it has never seen, through the upload pipeli
     });
     expect(term.value, show(term)).toEqual({ type: 'text_quote', value: null });
   });
+  // "Tax deducted this period", "What is the net pay?": the noun names a sum of money though no
+  // "amount" or "how much" says so, and "this period" only dates it: the answer is the sum, never
+  // the pay period's length or the day of its dates.
+  it(`2.2 number: a sum named by its noun alone ("net pay", "tax deducted this period") answers the sum, not a length or a day (seed ${SEED})`, async () => {
+    const rng = rngFor('money nouns');
+    const [gross, taxCents] = [rng.int(150_000, 600_000), rng.int(20_000, 90_000)];
+    const net = gross - taxCents;
+    const days = rng.pick([7, 14, 28]);
+    const month = rng.pick(MONTHS);
+    const year = rng.int(2018, 2026);
+    const lines = [
+      rng.pick(COMPANIES),
+      'CONTRACTOR REMITTANCE',
+      `Contractor: ${rng.pick(PEOPLE)}`,
+      `Pay period: ${days} days ending ${rng.int(10, 28)} ${month} ${year}`,
+      `Hours worked ${rng.int(20, 60)}`,
+      `Gross earnings ${money(gross)}`,
+      `Tax withheld ${money(taxCents)}`,
+      `Net pay ${money(net)}`,
+    ];
+    const id = await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'remittance.pdf');
+    const tax = await answer(id, { prompt: 'Tax deducted this period', outputType: 'number' });
+    expect(tax.value?.value, show(tax)).toBe(taxCents / 100);
+    expectQuotesWritten(tax, id, [lines], 'tax');
+    const pay = await answer(id, { prompt: 'What is the net pay?', outputType: 'number' });
+    expect(pay.value?.value, show(pay)).toBe(net / 100);
+    expectQuotesWritten(pay, id, [lines], 'net pay');
+  });
+  // "Name of the person who wrote the report" asks for a person in so many words: the company
+  // heading the page is no answer, however near "Prepared by". "Name of this report" asks for the
+  // report's title, no one's name.
+  it(`2.2 text_quote: a person asked for in so many words is a person, not the company; the name of a report is its title (seed ${SEED})`, async () => {
+    const rng = rngFor('person asked');
+    const company = rng.pick(COMPANIES);
+    const author = rng.pick(PEOPLE);
+    const title = rng.pick([
+      'Quarterly Operations Assessment',
+      'Annual Safety Review',
+      'Half-Year Business Outlook',
+      'Warehouse Capacity Study',
+    ]);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: company, size: 12 },
+      { x: 72, top: 110, text: title, size: 20 },
+      { x: 72, top: 140, text: `For the quarter ended ${rng.pick(MONTHS)} 30, ${rng.int(2018, 2026)}` },
+      { x: 72, top: 160, text: `Prepared by ${author}` },
+      { x: 72, top: 200, text: 'OVERVIEW', size: 12 },
+      { x: 72, top: 222, text: 'The board reviewed the principal risks facing the business.' },
+      { x: 72, top: 240, text: 'Recruitment for specialist roles remained challenging this period.' },
+      { x: 72, top: 258, text: `${company} expects steady demand in the coming quarter.` },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'report.pdf');
+    const who = await answer(id, {
+      prompt: 'Name of the person who wrote the report',
+      outputType: 'text_quote',
+    });
+    expect(who.value?.value, show(who)).toBe(author);
+    expectQuotesWritten(who, id, [lines], 'author');
+    const named = await answer(id, { prompt: 'Name of this report', outputType: 'text_quote' });
+    expect(named.value?.value, show(named)).toBe(title);
+    expectQuotesWritten(named, id, [lines], 'title');
+  });
 });

@@ -5,7 +5,7 @@ import { type Associations, associationMean, associationScore, associationSum } 
 import type { DocIndex } from './doc-index.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import { placeSide } from './place-side.ts';
-import { type Phase, type Query, VALUE_KINDS } from './query.ts';
+import { asksTitle, type Phase, type Query, VALUE_KINDS } from './query.ts';
 import {
   type Evidence,
   evidenceFor,
@@ -181,6 +181,9 @@ const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'sp
  */
 const PLACE_ASPECTS = ['vertical', 'horizontal', 'size', 'page', 'caption'] as const;
 
+const PERSON_ASKED = /\b(?:person|persons|people|individual|individuals)\b/i;
+const COMPANY_TOO = /\b(?:compan(?:y|ies)|organi[sz]ations?|entit(?:y|ies)|part(?:y|ies))\b/i;
+
 export const FEATURES: readonly string[] = [
   'rel',
   'label',
@@ -249,6 +252,8 @@ export const FEATURES: readonly string[] = [
   'qTitle*fontRel',
   'qWho*groupNoun',
   'qThing*personShape',
+  'qPerson*orgSuffix',
+  'qPerson*personShape',
   'personShape',
   'assocLeft',
   'assocAbove',
@@ -1055,13 +1060,19 @@ export function featuresOf(
   // "What is this document called?", "Form title": a title names the kind of writing it heads.
   // A title is told by its size as much as by naming a kind of writing ("Flood Readiness
   // Assessment" names none).
-  const titleAsked = /\b(?:title|titled|called|heading)\b/i.test(query.prompt);
+  const titleAsked = asksTitle(query.prompt);
   set('qTitle*writing', titleAsked ? (c.traits.writing ?? 0) : 0);
   set('qTitle*fontRel', titleAsked ? x[AT.fontRel!]! : 0);
   set('qWho*groupNoun', asksWho * (c.traits.groupNoun ?? 0));
   // Asked for a thing, neither a party nor a person ("the restrictions on the tenant", "What may
   // the tenant not do?"): a person's name answers it seldom, however well the tenant is named.
   set('qThing*personShape', query.kind === 'span' && !asksWho && !asksCompany ? person : 0);
+  // "Name of the person who wrote the report": a person is asked in so many words, never a company
+  // ("who" alone asks for either: "Who issued the invoice?" names a company).
+  const asksPerson =
+    PERSON_ASKED.test(query.prompt) && !asksCompany && !COMPANY_TOO.test(query.prompt) ? 1 : 0;
+  set('qPerson*orgSuffix', asksPerson * (c.traits.orgSuffix ?? 0));
+  set('qPerson*personShape', asksPerson * person);
   // Its label names what the prompt rules out ("Bill to" when asked for the seller, not the customer).
   if (query.excluded.size && e.nearText) {
     set(

@@ -1,6 +1,6 @@
 import { contentStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
 import { englishWords, translationsOf } from '../text/translations.ts';
-import { type NounKind, nounKind } from './nouns.ts';
+import { type NounKind, namesWriting, nounKind } from './nouns.ts';
 import { askedSide, counterpartsOf, type Side } from './roles.ts';
 import { derivedStems, fullWordsOf, relatedStems, shorthandOf } from './synonyms.ts';
 
@@ -327,12 +327,38 @@ const ACT_ASKED = /^\s*what\s+(?:\w+\s+){1,5}?do\s*\??\s*$/;
 /** Whether a question asks what someone may, must or may not do: its answer is an act, no name. */
 export const asksAct = (prompt: string): boolean => ACT_ASKED.test(prompt.toLowerCase().replace(/\s+/g, ' '));
 
+const DURATION_CUE = /\bhow long\b|\bduration\b|\bterm\b|\bperiod\b|\bhow many (?:days|weeks|months|years)\b/;
+const DATING_PERIOD =
+  /\b(?:(?:this|each|per|every|that|same)|(?:start|end|beginning|close) of (?:the|this|each))\s+(?:[a-z]+\s+)?period\b/g;
+/**
+ * Nouns that name a sum of money by themselves ("the net pay", "the monthly rent", "the closing
+ * balance"), when they head the phrase: "pay period", "payment method" and "tax number" name
+ * something else.
+ */
+const MONEY_NOUN =
+  /(?<!\b(?:means|method|form|mode|type|kind|direct) of\s|\bdirect\s)\b(?:pay|salary|wages?|rent|deposit|balance|charges?|penalty|fine|premium|tax(?:es)?|vat|subtotal|earnings|income|payments?|retainer)\b(?!\s+(?:method|means|type|kind|frequency|cycle|period|date|day|deadline|terms?|number|no\b|id\b|ids\b|reference|ref\b|account|code|status|schedule|slip|stub|statement|advice|details|address|office|authority|rate|year|form|return|records?)\b)/;
+const ITEMS_ASKED = /^\s*list\b|\b(?:descriptions?|types|kinds|lines|components|items|make up)\b/;
+
+/**
+ * "What is the title of the report?", "Name of this report": the name of a piece of writing is
+ * its title, no person's or company's name.
+ */
+export function asksTitle(prompt: string): boolean {
+  const q = prompt.toLowerCase();
+  if (/\b(?:title|titled|called|heading)\b/.test(q)) return true;
+  const named = /\bname of (?:this|the|that|its) (?:[a-z-]+ )?([a-z]+)\b/.exec(q);
+  // WordNet counts a grammatical person and a bookkeeping account among writings: neither is titled.
+  return named !== null && namesWriting(named[1]!) && !/^(?:person|people|account|item)s?$/.test(named[1]!);
+}
+
 /** The answer shape from question words alone (who, when, how much, which number). */
 function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): AnswerKind {
-  if (
-    /\bhow long\b|\bduration\b|\bterm\b|\bperiod\b|\bhow many (?:days|weeks|months|years)\b/.test(q) &&
-    !/\bdate\b/.test(q)
-  )
+  const money = MONEY_NOUN.exec(q)?.index;
+  // "Tax deducted this period", "balance at the end of the statement period": a period that
+  // only dates what is asked is no length asked for.
+  const timed = q.replace(DATING_PERIOD, ' ');
+  const duration = DURATION_CUE.exec(timed)?.index;
+  if (duration !== undefined && !/\bdate\b/.test(q) && (money === undefined || duration < money))
     return 'duration';
   if (/\bwhen\b|\bdate\b|\bday\b/.test(q)) return 'date';
   if (/\bhow much\b|\bamount\b|\bprice\b|\bcost\b|\btotal\b|\bfee\b|\bsum\b|\$|\bdollars?\b/.test(q))
@@ -344,6 +370,7 @@ function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): Answ
     return 'identifier';
   }
   if (ACT_ASKED.test(q)) return 'span';
+  if (asksTitle(q)) return 'span';
   if (
     /\bwho\b|\bwhom\b|\bwhose\b|\bname\b|\bcompany\b|\bwhich (?:firm|business|person|organi[sz]ation)\b/.test(
       q,
@@ -356,6 +383,8 @@ function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): Answ
     !/\baccount (?:holder|owner|type|manager|balance|summary|statement|period|status|executive)/.test(q)
   )
     return 'identifier';
+  // The items of a list of payments are told by their descriptions, no sum.
+  if (money !== undefined && !ITEMS_ASKED.test(q)) return 'money';
   if (/\bwhere\b|\bwhich (?:state|country|city)\b|\baddress\b|\blocation\b/.test(q)) return 'place';
   // "Recipient", "the issuing agency", "the premises": the question's noun says what it names.
   // A side of an exchange asked for ("which store issued this receipt") is a party: a name.

@@ -67,6 +67,8 @@ async function generate(seed: number) {
   const payDays = rng.pick([10, 15, 30, 30, 45, 60]);
   const payDur = duration(rng, payDays, 'days');
   const hasTerm = rng.chance(0.8);
+  // Own stream: how the term is worded leaves every other draw of the document as it was.
+  const termWording = makeRng(hashSeed('contract:term-wording', seed));
   const termN = rng.pick([6, 12, 12, 18, 24, 36]);
   const termDur =
     rng.chance(0.5) && termN % 12 === 0 ? duration(rng, termN / 12, 'years') : duration(rng, termN, 'months');
@@ -133,11 +135,16 @@ async function generate(seed: number) {
       ],
     },
     {
-      heading: 'Term and Renewal',
+      heading: termWording.pick(['Term and Renewal', 'Term', 'Duration', 'Term of Agreement']),
       paras: [
         {
           text: hasTerm
-            ? `This Agreement shall commence on the Effective Date and shall continue for a period of ${termDur.written} (the "Initial Term"), unless terminated earlier in accordance with its terms.`
+            ? termWording.pick([
+                `This Agreement shall commence on the Effective Date and shall continue for a period of ${termDur.written} (the "Initial Term"), unless terminated earlier in accordance with its terms.`,
+                `This Agreement shall remain in force for ${termDur.written} from the Effective Date (the "Initial Term"), unless terminated earlier in accordance with its terms.`,
+                `The initial term of this Agreement (the "Initial Term") is ${termDur.written}, beginning on the Effective Date.`,
+                `Unless terminated earlier in accordance with its terms, this Agreement shall terminate ${termDur.written} after the Effective Date (the "Initial Term").`,
+              ])
             : 'This Agreement shall commence on the Effective Date and shall continue until terminated by either party in accordance with its terms.',
           keys: hasTerm ? ['term'] : [],
         },

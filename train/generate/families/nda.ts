@@ -248,7 +248,14 @@ async function generate(seed: number) {
     ...(hasTerm
       ? [
           {
-            heading: more.pick(['Duration of Agreement', 'Term of Agreement', 'Effective Period']),
+            // Real agreements also put the term under a bare "Term" or among general provisions.
+            heading: more.pick([
+              'Duration of Agreement',
+              'Term of Agreement',
+              'Effective Period',
+              'Term',
+              'General',
+            ]),
             paras: [
               {
                 text: more.pick([
@@ -256,6 +263,8 @@ async function generate(seed: number) {
                   `This Agreement shall remain in effect for a period of ${termDur.written} from the date first written above.`,
                   `The term of this Agreement is ${termDur.written} from the date hereof.`,
                   `Unless terminated earlier in accordance with its terms, this Agreement expires ${termDur.written} after the date first written above.`,
+                  `This Agreement shall terminate ${termDur.written} after the date hereof.`,
+                  `This Agreement shall automatically expire ${termDur.written} after the Effective Date, unless the parties extend it in writing.`,
                 ]),
                 keys: ['term'],
               },
