@@ -3134,4 +3134,42 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(named.value?.value, show(named)).toBe(title);
     expectQuotesWritten(named, id, [lines], 'title');
   });
+  // "Section 22. LIMITATION OF LIABILITY": 22 numbers the clause. An agreement capping liability at
+  // the fees paid states no sum, and the clause's number is no cap; one stating a sum answers it.
+  it(`2.2 number: the number of a section heading is no figure of its clause (seed ${SEED})`, async () => {
+    const rng = rngFor('section numbers');
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    const section = rng.int(11, 29);
+    const capCents = rng.int(50, 900) * 100_000;
+    const agreement = (capped: boolean) => [
+      'MASTER SERVICES AGREEMENT',
+      ...wrap(`This Agreement is made between ${a} ("Provider") and ${b} ("Client").`, 90),
+      `Section ${section - 1}. FEES`,
+      ...wrap('Client shall pay each undisputed invoice within thirty (30) days of receipt.', 90),
+      `Section ${section}. LIMITATION OF LIABILITY`,
+      ...wrap(
+        capped
+          ? `Except for breaches of confidentiality, in no event shall either party's aggregate liability arising out of this Agreement exceed ${money(capCents)}.`
+          : "Except for breaches of confidentiality, each party's aggregate liability arising out of this Agreement shall not exceed the fees paid by Client in the twelve months preceding the claim.",
+        90,
+      ),
+      `Section ${section + 1}. GOVERNING LAW`,
+      ...wrap(`This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`, 90),
+    ];
+    const prompt = "What is the cap on each party's liability?";
+    const uncapped = agreement(false);
+    const none = await answer(
+      await upload(await makeTextPdf([uncapped], { fontSize: FONT_SIZE }), 'msa.pdf'),
+      {
+        prompt,
+        outputType: 'number',
+      },
+    );
+    expect(none.value, show(none)).toEqual({ type: 'number', value: null });
+    const capped = agreement(true);
+    const id = await upload(await makeTextPdf([capped], { fontSize: FONT_SIZE }), 'msa-capped.pdf');
+    const cap = await answer(id, { prompt, outputType: 'number' });
+    expect(cap.value?.value, show(cap)).toBe(capCents / 100);
+    expectQuotesWritten(cap, id, [capped], 'cap');
+  });
 });

@@ -372,7 +372,13 @@ export interface NumberValue {
   decimals: boolean;
   /** Looks like a year, a phone or zip code, part of a date or an identifier. */
   suspicious: boolean;
+  /** The part of the document the figure numbers ("section" for "Section 22"), if it numbers one. */
+  numbers?: string;
 }
+
+/** "Section 22", "Article 5", "Page 3 of 4": the figure numbers a part of the document. */
+const PART_BEFORE =
+  /\b(section|article|clause|schedule|exhibit|annex|appendix|part|chapter|paragraph|page)\s*$/i;
 
 const SCALE: Record<string, number> = {
   thousand: 1e3,
@@ -430,7 +436,12 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     // "(5)" numbers a clause or list entry: not an amount.
     const enumeration =
       Boolean(m[1]) && Boolean(m[7]) && !negative && !m[5] && !m[6] && /^\d{1,2}$/.test(digits);
+    const part =
+      !m[1] && !m[3] && !m[5] && !m[8] && /^\d{1,3}$/.test(digits)
+        ? PART_BEFORE.exec(text.slice(Math.max(0, start - 16), start))?.[1]?.toLowerCase()
+        : undefined;
     return {
+      ...(part ? { numbers: part } : {}),
       value,
       currency: Boolean(m[3] || m[8]),
       percent: Boolean(m[5]),

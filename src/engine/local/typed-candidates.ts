@@ -792,7 +792,10 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
   const naming = namingNumbers(query.prompt);
   const rateAsked = query.unit === 'percent' || RATE_ASKED.test(query.prompt);
   const all = numberCandidates(index).filter(
-    (c) => !namesSomething(index, c, naming) && (rateAsked || !c.value.percent),
+    (c) =>
+      !namesSomething(index, c, naming) &&
+      (rateAsked || !c.value.percent) &&
+      !numbersUnasked(c.value, query.prompt),
   );
   const totalAsked = TOTAL_ASKED.test(query.prompt);
   // The largest amount on the page: a rate ("15.0%") is no amount, however large its figure.
@@ -831,6 +834,14 @@ function numberCands(index: DocIndex, query: Query): TypedCandidate[] {
  */
 const RATE_ASKED =
   /%|\b(?:rates?|percent\w*|pct|shares?|proportions?|ratios?|margins?|growth|gr[eo]w\w*|increase\w*|decrease\w*|chang\w*|discount\w*|yields?|interest|apr|apy|markup|commission)\b/i;
+
+/**
+ * "Section 22. LIMITATION OF LIABILITY": 22 numbers the clause, it is no figure of it, unless the
+ * question asks after such parts ("Which section ...", "How many pages ...").
+ */
+function numbersUnasked(v: NumberValue, prompt: string): boolean {
+  return v.numbers !== undefined && !new RegExp(`\\b${v.numbers}`, 'i').test(prompt);
+}
 
 /** The words a question names things by with a number ("Week 3", "Table 1"), and whether it names a year. */
 interface Naming {
