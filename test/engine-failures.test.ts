@@ -3172,4 +3172,121 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(cap.value?.value, show(cap)).toBe(capCents / 100);
     expectQuotesWritten(cap, id, [capped], 'cap');
   });
+  // A list is what a reader copies out of the page: the entries a caption introduces in one line,
+  // the people a copy went to (no party to the letter), an order's lines without the totals block
+  // beside them, the parties without the defined term a recital opens with.
+  it(`2.2 list_scalar / 2.4: a caption's entries in one line, a copy's recipients, an order's lines without its totals, the parties without a recital (seed ${SEED})`, async () => {
+    const rng = rngFor('lists as written');
+    const modules = rng.sample(
+      [
+        'Risk management',
+        'Burns and scalds',
+        'Stakeholder communication',
+        'Load handling',
+        'Refuelling and charging',
+        'Pedestrian safety',
+        'Primary survey',
+      ],
+      rng.int(3, 5),
+    );
+    const [holder, trainer, addressee, sender, ...copied] = rng.sample(PEOPLE, 7) as string[];
+    const certificate = [
+      rng.pick(COMPANIES).toUpperCase(),
+      'CERTIFICATE OF COMPLETION',
+      'This is to certify that',
+      holder!,
+      'has successfully completed the course requirements.',
+      ...wrap(`Modules completed: ${modules.slice(0, -1).join(', ')} and ${modules.at(-1)}`, 80),
+      `Date of award: ${rng.int(1, 28)} ${rng.pick(MONTHS)} ${rng.int(2019, 2026)}`,
+      `${trainer}, Lead Trainer`,
+    ];
+    const cc = copied.slice(0, rng.int(2, 3));
+    const letter = [
+      rng.pick(COMPANIES),
+      `${rng.int(1, 28)} ${rng.pick(MONTHS)} ${rng.int(2019, 2026)}`,
+      addressee!,
+      `Dear ${addressee},`,
+      ...wrap(
+        'We write to confirm the arrangements agreed at our meeting last week and to thank you for your time.',
+        90,
+      ),
+      'Yours sincerely,',
+      sender!,
+      `cc: ${cc.join(', ')}`,
+    ];
+    const lines = rng.sample(
+      [
+        'Standing desk frame',
+        'Laptop docking station',
+        'Toner cartridge, black',
+        'Aluminium ladder, 3 m',
+        'First aid kit, workplace',
+      ],
+      rng.int(3, 5),
+    );
+    const order: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: rng.pick(COMPANIES), size: 16 },
+      { x: 72, top: 110, text: 'PURCHASE ORDER', size: 14 },
+      { x: 72, top: 150, text: 'Description' },
+      { x: 330, top: 150, text: 'Qty' },
+      { x: 400, top: 150, text: 'Unit price' },
+      { x: 500, top: 150, text: 'Amount' },
+    ];
+    let sum = 0;
+    lines.forEach((name, i) => {
+      const [qty, price] = [rng.int(1, 9), rng.int(500, 90_000)];
+      sum += qty * price;
+      order.push(
+        { x: 72, top: 172 + i * 20, text: name },
+        { x: 330, top: 172 + i * 20, text: String(qty) },
+        { x: 400, top: 172 + i * 20, text: (price / 100).toFixed(2) },
+        { x: 500, top: 172 + i * 20, text: ((qty * price) / 100).toFixed(2) },
+      );
+    });
+    const shipping = rng.int(500, 9_000);
+    const below = 172 + lines.length * 20 + 20;
+    order.push(
+      { x: 330, top: below, text: 'Merchandise total' },
+      { x: 500, top: below, text: (sum / 100).toFixed(2) },
+      { x: 330, top: below + 20, text: 'Shipping & handling' },
+      { x: 500, top: below + 20, text: (shipping / 100).toFixed(2) },
+      { x: 330, top: below + 40, text: 'Order Total' },
+      { x: 500, top: below + 40, text: ((sum + shipping) / 100).toFixed(2) },
+    );
+    const [provider, client] = rng.sample(COMPANIES, 2) as [string, string];
+    const contract = [
+      'PROFESSIONAL SERVICES AGREEMENT',
+      ...wrap(
+        `This Professional Services Agreement is effective as of ${rng.int(1, 28)} ${rng.pick(MONTHS)} ${rng.int(2019, 2026)} between ${provider} ("Provider") and ${client} ("Company").`,
+        90,
+      ),
+      ...wrap(
+        'WHEREAS, Company wishes to obtain certain technical services, and Provider is willing to provide such services on the terms set out below;',
+        90,
+      ),
+      'NOW, THEREFORE, the parties agree as follows:',
+      '1. Services. Provider shall perform the services described in Schedule A.',
+    ];
+    const ids = {
+      certificate: await upload(await makeTextPdf([certificate], { fontSize: FONT_SIZE }), 'certificate.pdf'),
+      letter: await upload(await makeTextPdf([letter], { fontSize: FONT_SIZE }), 'letter.pdf'),
+      order: await upload(makePlacedTextPdf([order]), 'order.pdf'),
+      contract: await upload(await makeTextPdf([contract], { fontSize: FONT_SIZE }), 'contract.pdf'),
+    };
+    const list = (id: string, prompt: string) => answer(id, { prompt, outputType: 'list_scalar' });
+    const done = await list(ids.certificate, 'Which modules were completed?');
+    expectListOf(done, modules, ids.certificate, [certificate], 'modules');
+    const copies = await list(ids.letter, 'cc recipients');
+    expectListOf(copies, cc, ids.letter, [letter], 'cc');
+    const ordered = await list(ids.order, 'Which items are ordered?');
+    expectListOf(ordered, lines, ids.order, [order.map((p) => p.text)], 'order lines');
+    const parties = await list(ids.contract, 'Contracting parties');
+    const named = (parties.value?.value as string[] | undefined) ?? [];
+    expect(named, show(parties)).toHaveLength(2);
+    for (const company of [provider, client])
+      expect(
+        named.some((n) => looseIncludes(n, brand(company))),
+        show(parties),
+      ).toBe(true);
+  });
 });

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { examine, queryFor } from '../src/engine/local/answer-document.ts';
+import { answerLocally } from '../src/engine/local/engine.ts';
 import { checkModel, defaultModel, type ScorerModel } from '../src/engine/local/model.ts';
 import { evaluate } from './evaluate.ts';
 import { type Example, examplesOfCorpus, examplesOfGenerated } from './examples.ts';
@@ -42,6 +43,11 @@ if (args.field) examples = examples.filter((e) => e.key === args.field);
 const model = args.weights ? (JSON.parse(readFileSync(args.weights, 'utf8')) as ScorerModel) : defaultModel();
 checkModel(model);
 const { cells } = evaluate(examples, model);
+const answerOf = (ex: Example) => {
+  const a = answerLocally(ex.column, { kind: 'file', documents: [ex.doc] }, model);
+  if (a.status !== 'SUCCESS') return a.status;
+  return Array.isArray(a.value) ? a.value : a.value.value;
+};
 const rows = new Map<string, { n: number; nulls: number; recall: number; top1: number; right: number }>();
 examples.forEach((ex, i) => {
   const e = examine(ex.column, queryFor(ex.column), ex.doc, model);
@@ -58,10 +64,10 @@ examples.forEach((ex, i) => {
   if (args.verbose && !cells[i]!.right) {
     const rank = pos.indexOf(true);
     console.log(
-      `${key} ${ex.docId} gold=${JSON.stringify(ex.gold)} rank=${rank} top=${e.scored
+      `${key} ${ex.docId} ${JSON.stringify(ex.column.prompt)} gold=${JSON.stringify(ex.gold)} rank=${rank} top=${e.scored
         .slice(0, 3)
         .map((s) => `${JSON.stringify(String(s.cand.value).slice(0, 40))}@${s.p.toFixed(2)}`)
-        .join(' ')}`,
+        .join(' ')} answer=${String(JSON.stringify(answerOf(ex))).slice(0, 160)}`,
     );
   }
 });

@@ -131,3 +131,38 @@ export function markedItems(text: string): string[] {
   }
   return best;
 }
+
+/**
+ * The entries a caption introduces in one line: "Modules completed: Risk management, Scheduling,
+ * Burns and scalds" → the three. An "and" before the last entry joins it on when the word after
+ * it starts the way the entries do (a capital after capitals, lower case after lower case);
+ * otherwise the "and" is part of the entry's name.
+ */
+export function captionedSeries(text: string): string[] {
+  const colon = /^([^:]{2,60}?):\s+(.+)$/s.exec(text.trim());
+  if (!colon || colon[1]!.split(/\s+/).length > 6 || /\d$/.test(colon[1]!)) return [];
+  const body = colon[2]!.replace(/[.;]\s*$/, '');
+  const pieces = body.split(/\s*;\s*|,\s+/).map((p) => p.trim());
+  const last = pieces.pop()!;
+  const initial = (s: string) => (/^\p{Lu}/u.test(s) ? 'upper' : /^\p{Ll}/u.test(s) ? 'lower' : 'other');
+  const kind = initial(pieces[0] ?? last);
+  // An earlier entry joining two words the way entries start ("Sales and Marketing") makes the
+  // last "and" part of a name too; "Refuelling and charging" joins nothing of the kind.
+  const joinsLikeEntries = pieces.some((p) =>
+    [...p.matchAll(/\s(?:and|&)\s+(\S)/g)].some((m) => initial(m[1]!) === kind),
+  );
+  // The rightmost "and" before a word that starts as the entries do parts the last two.
+  const joints = [...last.matchAll(/,?\s+(?:and|&)\s+(?=(\S))/g)].filter(
+    (m) => initial(m[1]!) === kind && m.index > 0,
+  );
+  const joint = joinsLikeEntries ? undefined : joints.at(-1);
+  const tail = joint
+    ? [last.slice(0, joint.index), last.slice(joint.index + joint[0].length)]
+    : [last.replace(/^(?:and|&)\s+/, '')];
+  const items = [...pieces, ...tail].map((p) => p.trim());
+  if (items.length < 2) return [];
+  // Entries are names of things, not clauses: short, and neither a figure nor a sentence.
+  const entry = (p: string) =>
+    p.length >= 2 && p.split(/\s+/).length <= 6 && /\p{L}{2}/u.test(p) && !/[.!?:]\s/.test(p);
+  return items.every(entry) ? items : [];
+}

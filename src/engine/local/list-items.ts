@@ -58,6 +58,8 @@ export function listItems(
     if ((!sentenceLike(t.cand) && CAPTION.test(t.cand.text)) || headsFigures(e.ctx, s.cand)) return;
     // Persons or companies asked for: a sentence is none of them, however it scores.
     if (query.kind === 'entity' && sentenceLike(t.cand)) return;
+    // Numbers or codes asked for ("the policy numbers"): the coverage named beside each is none.
+    if (query.kind === 'identifier' && !t.cand.traits.hasDigits) return;
     // Acts asked for ("What may the tenant not do?"): the tenant's name is none of them.
     if (actAsked && (t.cand.traits.nameShape ?? 0) >= 0.5 && t.cand.text.split(/\s+/).length <= 4) return;
     // Entries of a bulleted or counted-out list are all marked so: the paragraph after it is none.
@@ -75,6 +77,10 @@ export function listItems(
     // Rows of the first entry's table (on any of its pages) with their figures in other columns
     // or of the other sign are another list of it: the money paid out among the money paid in.
     if (items.length > 0 && !sameRowKind(e.ctx, items[0]!, s)) return;
+    // Entries of a table are one column's cells: a row with figures beside it, in another column
+    // of the page (the totals block under an order's lines), is none of them.
+    if (items.length > 0 && !sameSeries && besideTable(e.ctx, items[0]!, s) && blockOf(items[0]!).size > 0)
+      return;
     const k = valueKey(t.cand);
     const wordsKey = wordKeys(t.cand);
     if (wordsKey.some((w) => opposedWords.has(w))) return;
@@ -91,6 +97,9 @@ export function listItems(
   };
   // A reader who finds one entry of a list reads the rest: its column, its series.
   const expand = () => {
+    // The first entry's own series first: its members as written, before shorter readings of them.
+    const first = items[0]!.cand.series;
+    if (first) for (const s of e.scored) if (s.cand.series === first) take(s);
     for (const s of siblingsOf(e.ctx, e.scored, items[0]!, m.threshold * SIBLING_SHARE)) take(s);
     for (let i = 0; i < items.length; i++) {
       for (const s of coordinatedWith(e, items[i]!, m.threshold * SIBLING_SHARE)) take(s);
@@ -131,6 +140,27 @@ export function listItems(
     if (items.length === 0) return [];
     expand();
   }
+  // Summary rows (an account summary's balances and the caption beside them) are no list of
+  // entries, unless asked for: the strongest run of entries answers, if any clears the run threshold.
+  const summaries = items.filter((s) => SUMMARY_ROW.test(s.cand.text)).length;
+  if (!asksSummary && items.length > 0 && summaries * 2 >= items.length) {
+    const entriesRun = bestRun(e, asksSummary, (s) => SUMMARY_ROW.test(s.cand.text));
+    reset();
+    if (entriesRun.sum < (m.runThreshold ?? m.threshold)) return [];
+    for (const s of entriesRun.items) take(s);
+    if (items.length === 0) return [];
+    expand();
+  }
+  // Entries of one list are printed together: with the first entry in a run of two or more (a
+  // column, a series, names joined by commas), a name elsewhere (the addressee over a letter's
+  // "cc:" line) joins only when convincing alone.
+  if (items.length > 1) {
+    const linked = linkedTo(e, items[0]!, items, blockOf(items[0]!));
+    if (linked.size > 1) {
+      const loose = items.filter((s) => !linked.has(s) && s.p < STRAY_FLOOR);
+      if (loose.length) items.splice(0, items.length, ...items.filter((s) => !loose.includes(s)));
+    }
+  }
   // A table's summary row read along with its entries is not one of them, unless asked for.
   const entries = items.filter((s) => !SUMMARY_ROW.test(s.cand.text));
   let kept = entries.length >= 2 && entries.length < items.length && !asksSummary ? entries : items;
@@ -140,6 +170,43 @@ export function listItems(
     if (people.length > 0) kept = people;
   }
   return distinctNames(withoutCounts(kept.map((s) => tidied.get(s)!)), (s) => String(s.cand.value));
+}
+
+/** Below this, an entry printed apart from the first entry's run is read as a stray line. */
+const STRAY_FLOOR = 0.5;
+
+/** The items printed in one run with `first`: its column block, its series, names joined to it. */
+function linkedTo(
+  e: Examined,
+  first: Scored,
+  items: readonly Scored[],
+  block: ReadonlySet<Scored>,
+): Set<Scored> {
+  const linked = new Set<Scored>([first]);
+  const queue = [first];
+  while (queue.length) {
+    const x = queue.pop()!;
+    for (const s of items) {
+      if (linked.has(s)) continue;
+      const joined =
+        (x === first && block.has(s)) ||
+        // A table's rows go on over the page: a row of the same columns on another page.
+        (x === first && s.cand.at.page !== first.cand.at.page && continuesTable(e.ctx, first, s)) ||
+        (s.cand.series !== undefined && s.cand.series === x.cand.series) ||
+        coordinatedWith(e, x, 0).includes(s);
+      if (joined) {
+        linked.add(s);
+        queue.push(s);
+      }
+    }
+  }
+  return linked;
+}
+
+/** Whether `s` is a row of `first`'s table printed on another page: figures in the same columns. */
+function continuesTable(ctx: ScoringContext, first: Scored, s: Scored): boolean {
+  const [x, y] = [figureColumns(ctx, first.cand), figureColumns(ctx, s.cand)];
+  return !!x?.length && !!y?.length && sameRowKind(ctx, first, s);
 }
 
 /** Money coming in, asked for ("incoming payments", "the deposits", "credits received"). */
@@ -171,7 +238,7 @@ function directionFirst(e: Examined, query: Query): Examined {
 
 /**
  * The strongest run of two or more entries in one column (the rows of a table, the lines of a
- * bulleted block) or in one written series.
+ * bulleted block), in one written series or in one counted-out or captioned series.
  */
 function bestRun(
   e: Examined,
@@ -183,9 +250,11 @@ function bestRun(
   for (const anchor of e.scored.slice(0, 10)) {
     if ((SUMMARY_ROW.test(anchor.cand.text) && !asksSummary) || avoid(anchor)) continue;
     // One column's rows, or the members of one series written in a sentence ("A, B and C").
+    const series = anchor.cand.series;
     for (const run of [
       [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)],
       [anchor, ...coordinatedWith(e, anchor, 0)],
+      series ? e.scored.filter((s) => s.cand.series === series) : [],
     ]) {
       if (run.length < 2 || run.some(avoid)) continue;
       const sum = run.reduce((t, s) => t + s.p, 0);
@@ -272,16 +341,20 @@ const sentenceLike = (c: TypedCandidate) =>
  * or buyer, however name-like.
  */
 function onOtherSide(e: Examined, query: Query, c: TypedCandidate): boolean {
-  if (query.role === 0) return false;
+  // A clause is no party: "sublet the Premises" under the landlord's heading is still the tenant's duty.
+  if (query.role === 0 || c.traits.prose === 1) return false;
   const seen = sidesSeen(e.ctx, c);
   return !seen.same && seen.other;
 }
 
 /** A sibling of the best item needs this share of the item threshold: its place vouches for the rest. */
 const SIBLING_SHARE = 0.25;
-/** The first words of a table's summary rows (totals, balances) in the languages documents use most. */
+/**
+ * The first words of a table's summary rows (totals, balances) in the languages documents use
+ * most, or a total or balance named last ("Merchandise total", "Closing balance:").
+ */
 const SUMMARY_ROW =
-  /^\s*(?:sub-?total|total|grand total|sum|balance|amount due|totaal|gesamt|summe|montant total)\b/i;
+  /^\s*(?:sub-?total|total|grand total|sum|balance|amount due|totaal|gesamt|summe|montant total)\b|^(?:\S+\s+){1,2}(?:sub-?total|total|balance|totaal|summe|saldo)\s*:?\s*$/i;
 
 const boxOf = (ctx: ScoringContext, c: TypedCandidate) => {
   const page = ctx.index.doc.pages[c.at.page]!;
@@ -423,6 +496,13 @@ function figureColumns(ctx: ScoringContext, c: TypedCandidate): FigureCell[] | n
 function oppositeSigns(a: FigureCell[] | null, b: FigureCell[] | null): boolean {
   if (a === null || b === null) return false;
   return a.some((x) => b.some((y) => overlaps(x, y) && x.negative !== y.negative));
+}
+
+/** Whether `s` is a row with figures on `entry`'s page, outside the column of the table row `entry` opens. */
+function besideTable(ctx: ScoringContext, entry: Scored, s: Scored): boolean {
+  if (SUMMARY_ROW.test(entry.cand.text) || s.cand.at.page !== entry.cand.at.page) return false;
+  if (!figureColumns(ctx, entry.cand)?.length || !figureColumns(ctx, s.cand)?.length) return false;
+  return !inColumnOf(ctx, entry, s);
 }
 
 /**

@@ -37,9 +37,12 @@ export function captionSide(text: string): Side {
 /** Question wording that asks for the issuing side ("who issued", "the seller", "which company is billing"). */
 const GIVER_ASKED =
   /\b(?:issu(?:ed|es|ing)|sent|sends|sold by|sells|seller|vendor|supplier|provider|provides|merchant|sender|billing|billed by|payee|lessor|landlord|employer|from whom|shipper)s?\b/g;
-/** Question wording that asks for the receiving side ("addressed to", "the customer", "being billed"). */
+/**
+ * Question wording that asks for the receiving side ("addressed to", "the customer", "being
+ * billed"). Whoever receives a copy ("cc recipients") is no party to the exchange.
+ */
 const TAKER_ASKED =
-  /\b(?:customer|client|buyer|purchaser|recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom|(?:account|card|policy)\s?holder|whose account|name on the (?:account|card|policy|bill))s?\b/g;
+  /\b(?:customer|client|buyer|purchaser|(?<!\b(?:b?cc|copy|copies|carbon[- ]copy)\s+)recipient|consignee|addressed to|bill(?:ed)?[- ]to|(?:is|are|was|being) billed|sold to|shipped to|delivered to|lessee|tenant|employee|payer|received|to whom|(?:account|card|policy)\s?holder|whose account|name on the (?:account|card|policy|bill))s?\b/g;
 
 /**
  * Which side a question asks for, from its own words; words it rules out ("not the customer")

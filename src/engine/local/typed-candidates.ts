@@ -13,7 +13,7 @@ import {
   scan,
 } from './candidates.ts';
 import type { DocIndex, Passage } from './doc-index.ts';
-import { enumerateItems, markedItems } from './enumerate.ts';
+import { captionedSeries, enumerateItems, markedItems } from './enumerate.ts';
 import { lineOfWord, nearbyOf } from './nearby.ts';
 import { namesWriting, nounKind } from './nouns.ts';
 import { valueCandidates } from './pairs.ts';
@@ -405,11 +405,13 @@ function unitNameRuns(index: DocIndex, unit: Passage): TypedCandidate[] {
   const out: TypedCandidate[] = [];
   let k = 0;
   while (k < words.length) {
-    // "Dear" opens a salutation, not the name after it.
+    // "Dear" opens a salutation, not the name after it; "WHEREAS," a recital ("WHEREAS, Company
+    // wishes…"), however a defined term after it reads like a legal form.
     if (
       !/^[A-Z][\p{L}\p{N}.&'’-]*[,.;:)]?$/u.test(words[k]!) ||
       DETERMINER.test(words[k]!) ||
-      /^(?:Dear|Hello|Hi)$/.test(words[k]!)
+      /^(?:Dear|Hello|Hi)$/.test(words[k]!) ||
+      /^(?:whereas|witnesseth|therefore|now)[,:]?$/i.test(words[k]!)
     ) {
       k++;
       continue;
@@ -1119,6 +1121,8 @@ function listCands(index: DocIndex, query: Query, scores: Float64Array): TypedCa
     if (seen.has(passage.id)) continue;
     seen.add(passage.id);
     for (const text of enumerateItems(passage.text)) item(passage, text);
+    // A caption over its entries in one line ("Modules completed: A, B, C") is one series.
+    for (const text of captionedSeries(passage.text)) item(passage, text, `${SERIES}${passage.id}`);
     if (MARKER.test(passage.text)) {
       // Counted items end with semicolons, which end sentences here: read on to the last one.
       const from = index.units.indexOf(passage);

@@ -21,6 +21,18 @@ import type { Family } from '../types.ts';
 import { askTitle, boilerplate, type Clause, legalStyle, type Para, writeLegal } from './legal.ts';
 
 const BILLING = ['Monthly', 'Quarterly', 'Annually', 'Per milestone'];
+const DELIVERABLES = [
+  'Monthly status reports',
+  'A written assessment of current systems',
+  'Training sessions for client staff',
+  'Migration of existing data to the new platform',
+  'Configuration of user accounts and permissions',
+  'A final project report',
+  'Quarterly performance reviews',
+  'Documentation of all delivered work',
+  'An implementation plan with milestones',
+  'Support during the first month of operation',
+];
 const TITLES = [
   'Master Services Agreement',
   'Consulting Services Agreement',
@@ -109,6 +121,12 @@ async function generate(seed: number) {
     Annually: `${provName} shall invoice ${clientName} annually in advance, on each anniversary of the Effective Date.`,
     'Per milestone': `${provName} shall invoice ${clientName} upon completion of each milestone set out in Exhibit B.`,
   };
+  // Own stream: the deliverables, set out one per line, leave every other draw as it was.
+  const dr = makeRng(hashSeed('contract:deliverables', seed));
+  const deliverables = dr.chance(0.6) ? dr.sample(DELIVERABLES, dr.int(2, 5)) : [];
+  const marker = dr.pick(['•', '-', 'n.', '(a)']);
+  const markOf = (i: number) =>
+    marker === 'n.' ? `${i + 1}.` : marker === '(a)' ? `(${String.fromCharCode(97 + i)})` : marker;
   const facts: Clause[] = [
     {
       heading: 'Services',
@@ -116,6 +134,18 @@ async function generate(seed: number) {
         {
           text: `${provName} shall perform the services described in Exhibit A (the "Services") in a professional and workmanlike manner, using personnel with appropriate skill and experience.`,
         },
+        ...(deliverables.length
+          ? [
+              {
+                text: dr.pick([
+                  `As part of the Services, ${provName} shall deliver the following:`,
+                  `The deliverables under this Agreement are:`,
+                  `${provName} shall provide ${clientName} with:`,
+                ]),
+              },
+              ...deliverables.map((d, i) => ({ text: `${markOf(i)} ${d}.`, keys: [`deliverable:${i}`] })),
+            ]
+          : []),
         {
           text: `${clientName} shall provide ${provName} with timely access to the information, facilities and personnel reasonably required for the performance of the Services.`,
         },
@@ -250,6 +280,11 @@ async function generate(seed: number) {
     [`What ${feeKind} does the client pay?`, 'Fee amount', 'How much is the fee for the services?'],
     fee,
     at('fee', feeText.quote),
+  );
+  q.items(
+    'deliverables',
+    ['What are the deliverables?', 'List the deliverables.', 'Which deliverables does the provider owe?'],
+    deliverables.map((d, i) => at(`deliverable:${i}`, d)!),
   );
   q.number(
     'payment_days',

@@ -386,6 +386,12 @@ async function generate(seed: number) {
     ['Which items are ordered?', 'List the products on the PO', 'Order line descriptions'],
     itemEv,
   );
+  // A list of codes, as a certificate's policy numbers are: the entries hold digits.
+  q.items(
+    'item_codes',
+    ['List the part numbers.', 'Which item codes are on the order?', 'Product codes ordered'],
+    items.map((it, i) => ev(pages[i]!, it.code)),
+  );
   q.image(
     'approver_signature',
     [
