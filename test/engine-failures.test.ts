@@ -3289,4 +3289,54 @@ describe('local engine on documents it has never seen, through the upload pipeli
         show(parties),
       ).toBe(true);
   });
+  // A purchase order is issued by its buyer: its letterhead names the buyer, and the party the
+  // page captions "Vendor" is the seller asked for. A state asked for is no street.
+  it(`2.2 text_quote: an order's supplier is the party captioned "Vendor", not its letterhead; the state whose law governs is no street (seed ${SEED})`, async () => {
+    const rng = rngFor('vendor and state');
+    const [buyer, vendor] = rng.sample(COMPANIES, 2) as [string, string];
+    const street = `${rng.int(100, 9_999)} ${rng.pick(STREETS)}`;
+    const [city, code] = rng.pick(CITIES);
+    const order: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 60, text: buyer, size: 18 },
+      { x: 72, top: 84, text: `${rng.int(10, 999)} ${rng.pick(STREETS)}` },
+      { x: 72, top: 98, text: `${city}, ${code} ${rng.int(10_000, 99_999)}` },
+      { x: 400, top: 60, text: 'PURCHASE ORDER', size: 14 },
+      { x: 400, top: 90, text: `PO No. PO-${rng.int(10_000, 99_999)}` },
+      { x: 72, top: 150, text: rng.pick(['Vendor', 'Supplier']) },
+      { x: 72, top: 166, text: vendor },
+      { x: 72, top: 180, text: street },
+      { x: 330, top: 150, text: 'Ship to' },
+      { x: 330, top: 166, text: buyer },
+      { x: 72, top: 230, text: 'Description' },
+      { x: 400, top: 230, text: 'Amount' },
+      { x: 72, top: 250, text: rng.pick(ITEMS) },
+      { x: 400, top: 250, text: money(rng.int(10_000, 900_000)) },
+    ];
+    const orderId = await upload(makePlacedTextPdf([order]), 'order.pdf');
+    const supplier = await answer(orderId, { prompt: 'Who is the supplier?', outputType: 'text_quote' });
+    expect(looseIncludes(String(supplier.value?.value), brand(vendor)), show(supplier)).toBe(true);
+    expect(looseIncludes(String(supplier.value?.value), brand(buyer)), show(supplier)).toBe(false);
+    expectQuotesWritten(supplier, orderId, [order.map((p) => p.text)], 'supplier');
+    const [landlord, tenant] = rng.sample(PEOPLE, 2) as [string, string];
+    const state = rng.pick(STATES);
+    const lease = [
+      'RESIDENTIAL LEASE AGREEMENT',
+      ...wrap(
+        `This Lease is made between ${landlord} ("Landlord") and ${tenant} ("Tenant") for the premises at ${street}, ${city}, ${code}.`,
+        90,
+      ),
+      `1. Rent. Tenant shall pay ${money(rng.int(90_000, 300_000))} per month in advance.`,
+      ...wrap(`2. Governing Law. This Lease shall be governed by the laws of the State of ${state}.`, 90),
+      `Landlord: ${landlord}`,
+      `Tenant: ${tenant}`,
+    ];
+    const leaseId = await upload(await makeTextPdf([lease], { fontSize: FONT_SIZE }), 'lease.pdf');
+    const law = await answer(leaseId, {
+      prompt: 'Laws of which state apply to this lease?',
+      outputType: 'text_quote',
+    });
+    expect(looseIncludes(String(law.value?.value), state), show(law)).toBe(true);
+    expect(looseIncludes(String(law.value?.value), street), show(law)).toBe(false);
+    expectQuotesWritten(law, leaseId, [lease], 'state');
+  });
 });

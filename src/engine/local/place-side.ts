@@ -13,6 +13,11 @@ interface Parties {
   sender: number;
   /** Page one's lines that head an uncaptioned address block below its letterhead. */
   addressees: Set<number>;
+  /**
+   * The page captions another party as the seller ("Vendor", "Supplier" over a name not the
+   * letterhead's): the letterhead is then the buyer issuing its order, and its addressee the seller.
+   */
+  buyerIssued: boolean;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1] ?? 0;
@@ -40,7 +45,7 @@ function senderLike(seg: Segment | undefined): boolean {
 function partiesOf(index: DocIndex): Parties {
   const hit = index.memo.get('parties') as Parties | undefined;
   if (hit) return hit;
-  const out: Parties = { sender: -1, addressees: new Set() };
+  const out: Parties = { sender: -1, addressees: new Set(), buyerIssued: false };
   const layout = index.layouts[0];
   const page = index.doc.pages[0];
   if (layout && page && layout.lines.length > 0) {
@@ -89,8 +94,30 @@ function partiesOf(index: DocIndex): Parties {
       }
     });
   }
+  if (out.sender >= 0) out.buyerIssued = sellerCaptionedApart(index, out.sender);
   index.memo.set('parties', out);
   return out;
+}
+
+/** Capitalised words of four letters or more: what two printings of one party's name share. */
+const nameWords = (text: string) => new Set(text.toLowerCase().match(/\p{L}{4,}/gu) ?? []);
+
+/** Whether page one captions a seller ("Vendor", "Supplier:") over or before a name that is not the letterhead's. */
+function sellerCaptionedApart(index: DocIndex, sender: number): boolean {
+  const lines = index.layouts[0]!.lines;
+  const own = nameWords(lines[sender]!.segments[0]!.text);
+  const W = index.doc.pages[0]?.width || 612;
+  for (const [li, line] of lines.entries()) {
+    for (const [si, seg] of line.segments.entries()) {
+      if (!isBareCaption(seg.text) || captionSide(seg.text) !== 1) continue;
+      const below = lines[li + 1]?.segments.find((g) => Math.abs(g.box[0] - seg.box[0]) * W <= line.height);
+      const named = line.segments[si + 1] ?? below;
+      if (!named || !nameLike(named)) continue;
+      const words = nameWords(named.text);
+      if (words.size > 0 && ![...words].some((w) => own.has(w))) return true;
+    }
+  }
+  return false;
 }
 
 /**
@@ -98,7 +125,8 @@ function partiesOf(index: DocIndex): Parties {
  * in large type heading the page (a letterhead: the shop, the bank, the employer, the writer)
  * sends the document; a name over an address block below it, uncaptioned, is its addressee (the
  * account holder, the customer, the employee). Correspondence sets them so; the scorer learns
- * how far that holds for each side asked.
+ * how far that holds for each side asked. A page that captions someone else as the seller was
+ * issued by the buyer (a purchase order), and the sides turn.
  */
 export function placeSide(index: DocIndex, c: TypedCandidate): Side {
   if (c.at.page !== 0) return 0;
@@ -107,5 +135,6 @@ export function placeSide(index: DocIndex, c: TypedCandidate): Side {
   const li = lineOfWord(index, 0)[word] ?? -1;
   // The name the line starts with, not words inside it ("Pharmacy" of "State Board of Pharmacy").
   if (li < 0 || index.layouts[0]!.lines[li]!.segments[0]!.words[0] !== word) return 0;
-  return li === parties.sender ? 1 : parties.addressees.has(li) ? -1 : 0;
+  const side: Side = li === parties.sender ? 1 : parties.addressees.has(li) ? -1 : 0;
+  return parties.buyerIssued ? (-side as Side) : side;
 }

@@ -1374,6 +1374,16 @@ function isFigureAside(c: TypedCandidate, query: Query): boolean {
 }
 
 /** Every candidate answer of one document for one column, by the column's output type. */
+/** Questions after a region or a jurisdiction: a state, a country, a city, the governing law. */
+const REGION_ONLY =
+  /\b(?:states?|countr(?:y|ies)|provinces?|count(?:y|ies)|cit(?:y|ies)|nations?|jurisdictions?|governing law|laws? of)\b/i;
+const ADDRESS_WORD = /\b(?:address(?:es)?|street|located|location|where|premises|property)\b/i;
+/** A text that opens with a street address ("3308 Meadow Street"). */
+const STREET_FIRST = new RegExp(
+  `^\\d{1,5}[A-Za-z]?,?\\s+(?:[\\p{L}.'-]+\\s+){0,3}(?:${STREET_WORDS})\\b`,
+  'iu',
+);
+
 export function typedCandidates(
   index: DocIndex,
   query: Query,
@@ -1382,8 +1392,12 @@ export function typedCandidates(
   config: ColumnConfig | null,
 ): TypedCandidate[] {
   switch (groupOf(type)) {
-    case 'text':
-      return markDefined(index, textCandidates(index, query, scores));
+    case 'text': {
+      const found = textCandidates(index, query, scores);
+      // A state, a country or the law that governs is asked: a street address is none of them.
+      const regionOnly = REGION_ONLY.test(query.prompt) && !ADDRESS_WORD.test(query.prompt);
+      return markDefined(index, regionOnly ? found.filter((c) => !STREET_FIRST.test(c.text)) : found);
+    }
     case 'number':
       return numberCands(index, query);
     case 'date':
