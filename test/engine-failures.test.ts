@@ -394,6 +394,8 @@ describe('local engine on documents it has never seen, through the upload pipeli
       outputType: 'boolean',
     });
     expect(fixed.value?.value, show(fixed)).toBe(stated);
+    // A yes or no is never answered as less likely than its opposite.
+    expect(fixed.confidence as number, show(fixed)).toBeGreaterThanOrEqual(0.5);
     expect((fixed.citations as Json[]).length, show(fixed)).toBeGreaterThan(0);
     expectQuotesWritten(fixed, fileId, pages, 'fixed term');
   }

@@ -322,7 +322,10 @@ function existenceAnswer(query: Query, doc: EngineDocument, model: ScorerModel):
     value: { type: 'boolean', value },
     // Yes cites where the value is stated; no cites the passage most about it.
     citations: value ? cite(x.e, firstMention(x.e.scored, top)) : fallbackCitation(x.e),
-    confidence: round3(value ? pYes : 1 - pYes),
+    // A yes or no is answered as at least as likely as its opposite: where the learned P(stated)
+    // disagrees with the decision (a stated term on a family unlike the generated ones), the
+    // answer is a coin's toss by that measure, not the opposite answer at 95%.
+    confidence: round3(Math.max(0.5, value ? pYes : 1 - pYes)),
     score: top?.p ?? 0,
     empty: false,
   };

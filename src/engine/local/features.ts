@@ -280,6 +280,7 @@ export const FEATURES: readonly string[] = [
   'qPlace*nameShape',
   'qSpan*sentence',
   'itemRow',
+  'marked',
   'qMoney*isMoney',
   'qCount*isMoney',
   'qDuration*isDuration',
@@ -839,6 +840,26 @@ const AMOUNT_CELL =
 /** A short date cell opening a statement's row ("02 Nov", "12/03"). */
 const DATE_CELL = /^\d{1,2}[\s./-](?:\d{1,2}|\p{L}{3,4}\.?)(?:[\s./-]\d{2,4})?$/u;
 
+/** A bullet or a counter opening a list entry: "•", "-", "a)", "(ii)", "3.". */
+const ENTRY_MARKER = /^(?:[•●▪◦‣\-–*·]|\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)])$/i;
+
+/**
+ * Whether a candidate is an entry marked as one: counted out in a series, or opening its line
+ * after a bullet or a counter. Entries of a bulleted list are sentences as often as names; a
+ * courtesy line ("Thank you for shopping with us!") is a sentence no marker opens.
+ */
+function markedOf(index: DocIndex, c: TypedCandidate): number {
+  if (c.series !== undefined) return 1;
+  const words = index.doc.pages[c.at.page]!.words;
+  const at = c.at;
+  if (at.from === 0) return ENTRY_MARKER.test(c.text.split(/\s+/)[0] ?? '') && /\s/.test(c.text) ? 1 : 0;
+  const marker = words[at.unit.words[at.from - 1]!]!;
+  if (!ENTRY_MARKER.test(marker.text)) return 0;
+  // The marker opens its line: the word before it, if any, sits on a line above.
+  const prior = at.from >= 2 ? words[at.unit.words[at.from - 2]!]! : null;
+  return !prior || prior.box[3] <= (marker.box[1] + marker.box[3]) / 2 ? 1 : 0;
+}
+
 /**
  * The cell of words of a row that ends in a figure, in a run of such rows starting at one left
  * edge on its page (the lines of a receipt, an invoice, a statement): how many rows the run
@@ -1115,6 +1136,7 @@ export function featuresOf(
   set('qRegion*addressShape', REGION_ASKED.test(query.prompt) ? (t.addressShape ?? 0) : 0);
   set('qSpan*sentence', is('span') * (c.source === 'sentence' ? 1 : 0));
   set('itemRow', itemRowOf(index, c));
+  set('marked', markedOf(index, c));
   set('qMoney*isMoney', is('money') * (t.isMoney ?? t.currency ?? 0));
   // "How many kWh", "how many shares": a count of something, seldom an amount of money.
   set('qCount*isMoney', /\bhow many\b/i.test(query.prompt) ? (t.isMoney ?? t.currency ?? 0) : 0);

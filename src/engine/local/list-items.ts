@@ -77,10 +77,8 @@ export function listItems(
     // Rows of the first entry's table (on any of its pages) with their figures in other columns
     // or of the other sign are another list of it: the money paid out among the money paid in.
     if (items.length > 0 && !sameRowKind(e.ctx, items[0]!, s)) return;
-    // Entries of a table are one column's cells: a row with figures beside it, in another column
-    // of the page (the totals block under an order's lines), is none of them.
-    if (items.length > 0 && !sameSeries && besideTable(e.ctx, items[0]!, s) && blockOf(items[0]!).size > 0)
-      return;
+    // A totals block beside an order's lines (a column of figures closed by a total) is none of them.
+    if (items.length > 0 && !sameSeries && inTotalsBlock(e, items[0]!, s)) return;
     const k = valueKey(t.cand);
     const wordsKey = wordKeys(t.cand);
     if (wordsKey.some((w) => opposedWords.has(w))) return;
@@ -498,11 +496,27 @@ function oppositeSigns(a: FigureCell[] | null, b: FigureCell[] | null): boolean 
   return a.some((x) => b.some((y) => overlaps(x, y) && x.negative !== y.negative));
 }
 
-/** Whether `s` is a row with figures on `entry`'s page, outside the column of the table row `entry` opens. */
-function besideTable(ctx: ScoringContext, entry: Scored, s: Scored): boolean {
+/**
+ * Whether `s` stands in a block of rows with figures that a summary row closes ("Merchandise
+ * total", "Shipping & handling", "Order total"), outside the column of the table row `entry` opens.
+ */
+function inTotalsBlock(e: Examined, entry: Scored, s: Scored): boolean {
+  const ctx = e.ctx;
   if (SUMMARY_ROW.test(entry.cand.text) || s.cand.at.page !== entry.cand.at.page) return false;
   if (!figureColumns(ctx, entry.cand)?.length || !figureColumns(ctx, s.cand)?.length) return false;
-  return !inColumnOf(ctx, entry, s);
+  if (inColumnOf(ctx, entry, s)) return false;
+  return [s, ...siblingsWithSummaries(ctx, e.scored, s)].some((r) => SUMMARY_ROW.test(r.cand.text));
+}
+
+/** The rows of `s`'s column within a line or two of each other, summary rows included. */
+function siblingsWithSummaries(ctx: ScoringContext, scored: Scored[], s: Scored): Scored[] {
+  const a = boxOf(ctx, s.cand);
+  const h = a[3] - a[1];
+  return scored.filter((t) => {
+    if (t === s || !inColumnOf(ctx, s, t)) return false;
+    const b = boxOf(ctx, t.cand);
+    return Math.abs(b[1] - a[1]) <= h * 6;
+  });
 }
 
 /**

@@ -125,6 +125,7 @@ async function generate(seed: number) {
   const dr = makeRng(hashSeed('contract:deliverables', seed));
   const deliverables = dr.chance(0.6) ? dr.sample(DELIVERABLES, dr.int(2, 5)) : [];
   const marker = dr.pick(['•', '-', 'n.', '(a)']);
+  const stop = dr.pick(['.', '', ';']);
   const markOf = (i: number) =>
     marker === 'n.' ? `${i + 1}.` : marker === '(a)' ? `(${String.fromCharCode(97 + i)})` : marker;
   const facts: Clause[] = [
@@ -143,7 +144,10 @@ async function generate(seed: number) {
                   `${provName} shall provide ${clientName} with:`,
                 ]),
               },
-              ...deliverables.map((d, i) => ({ text: `${markOf(i)} ${d}.`, keys: [`deliverable:${i}`] })),
+              ...deliverables.map((d, i) => ({
+                text: `${markOf(i)} ${d}${stop}`,
+                keys: [`deliverable:${i}`],
+              })),
             ]
           : []),
         {
