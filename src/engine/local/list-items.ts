@@ -180,25 +180,32 @@ function linkedTo(
   items: readonly Scored[],
   block: ReadonlySet<Scored>,
 ): Set<Scored> {
-  const linked = new Set<Scored>([first]);
-  const queue = [first];
+  // An entry printed twice (in the parties' sentence and under "Name:") is linked by either printing.
+  const keys = new Map<Scored, string>();
+  const key = (s: Scored) => {
+    let k = keys.get(s);
+    if (k === undefined) keys.set(s, (k = valueKey(tidy(s).cand)));
+    return k;
+  };
+  const wanted = new Map(items.map((s) => [key(s), s]));
+  const linked = new Set<string>([key(first)]);
+  const queue = e.scored.filter((s) => key(s) === key(first));
+  const link = (s: Scored) => {
+    const k = key(s);
+    if (!wanted.has(k) || linked.has(k)) return;
+    linked.add(k);
+    queue.push(...e.scored.filter((t) => key(t) === k));
+  };
+  for (const s of block) link(s);
+  // A table's rows go on over the page: a row of the same columns on another page.
+  for (const s of items)
+    if (s.cand.at.page !== first.cand.at.page && continuesTable(e.ctx, first, s)) link(s);
   while (queue.length) {
     const x = queue.pop()!;
-    for (const s of items) {
-      if (linked.has(s)) continue;
-      const joined =
-        (x === first && block.has(s)) ||
-        // A table's rows go on over the page: a row of the same columns on another page.
-        (x === first && s.cand.at.page !== first.cand.at.page && continuesTable(e.ctx, first, s)) ||
-        (s.cand.series !== undefined && s.cand.series === x.cand.series) ||
-        coordinatedWith(e, x, 0).includes(s);
-      if (joined) {
-        linked.add(s);
-        queue.push(s);
-      }
-    }
+    if (x.cand.series !== undefined) for (const s of e.scored) if (s.cand.series === x.cand.series) link(s);
+    for (const s of coordinatedWith(e, x, 0)) link(s);
   }
-  return linked;
+  return new Set(items.filter((s) => linked.has(key(s))));
 }
 
 /** Whether `s` is a row of `first`'s table printed on another page: figures in the same columns. */
@@ -252,7 +259,9 @@ function bestRun(
     for (const run of [
       [anchor, ...siblingsOf(e.ctx, e.scored, anchor, 0)],
       [anchor, ...coordinatedWith(e, anchor, 0)],
-      series ? e.scored.filter((s) => s.cand.series === series) : [],
+      // A series of short entries ("Modules completed: A, B, C"); clauses counted out ("shall not
+      // (a) …") stand as a list only when one of them convinces alone.
+      series && anchor.cand.traits.prose !== 1 ? e.scored.filter((s) => s.cand.series === series) : [],
     ]) {
       if (run.length < 2 || run.some(avoid)) continue;
       const sum = run.reduce((t, s) => t + s.p, 0);

@@ -1374,9 +1374,9 @@ function isFigureAside(c: TypedCandidate, query: Query): boolean {
 }
 
 /** Every candidate answer of one document for one column, by the column's output type. */
-/** Questions after a region or a jurisdiction: a state, a country, a city, the governing law. */
+/** Questions after a region: a state, a country, a city, the law that governs. */
 const REGION_ONLY =
-  /\b(?:states?|countr(?:y|ies)|provinces?|count(?:y|ies)|cit(?:y|ies)|nations?|jurisdictions?|governing law|laws? of)\b/i;
+  /\b(?:states?|countr(?:y|ies)|provinces?|count(?:y|ies)|cit(?:y|ies)|nations?|governing law|laws? of)\b/i;
 const ADDRESS_WORD = /\b(?:address(?:es)?|street|located|location|where|premises|property)\b/i;
 /** A text that opens with a street address ("3308 Meadow Street"). */
 const STREET_FIRST = new RegExp(
