@@ -3,6 +3,7 @@ import type { EnginePage } from '../types.ts';
 import { antonymStems } from './antonyms.ts';
 import { type Associations, associationMean, associationScore, associationSum } from './associations.ts';
 import type { DocIndex } from './doc-index.ts';
+import { MARKER_WORD, opensLineMarked } from './markers.ts';
 import { filledColumnsOf, filledRowsOf, lineOfWord, nearbyOf } from './nearby.ts';
 import { placeSide } from './place-side.ts';
 import { asksTitle, type Phase, type Query, VALUE_KINDS } from './query.ts';
@@ -840,24 +841,15 @@ const AMOUNT_CELL =
 /** A short date cell opening a statement's row ("02 Nov", "12/03"). */
 const DATE_CELL = /^\d{1,2}[\s./-](?:\d{1,2}|\p{L}{3,4}\.?)(?:[\s./-]\d{2,4})?$/u;
 
-/** A bullet or a counter opening a list entry: "•", "-", "a)", "(ii)", "3.". */
-const ENTRY_MARKER = /^(?:[•●▪◦‣\-–*·]|\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)])$/i;
-
 /**
  * Whether a candidate is an entry marked as one: counted out in a series, or opening its line
  * after a bullet or a counter. Entries of a bulleted list are sentences as often as names; a
  * courtesy line ("Thank you for shopping with us!") is a sentence no marker opens.
  */
 function markedOf(index: DocIndex, c: TypedCandidate): number {
-  if (c.series !== undefined) return 1;
-  const words = index.doc.pages[c.at.page]!.words;
-  const at = c.at;
-  if (at.from === 0) return ENTRY_MARKER.test(c.text.split(/\s+/)[0] ?? '') && /\s/.test(c.text) ? 1 : 0;
-  const marker = words[at.unit.words[at.from - 1]!]!;
-  if (!ENTRY_MARKER.test(marker.text)) return 0;
-  // The marker opens its line: the word before it, if any, sits on a line above.
-  const prior = at.from >= 2 ? words[at.unit.words[at.from - 2]!]! : null;
-  return !prior || prior.box[3] <= (marker.box[1] + marker.box[3]) / 2 ? 1 : 0;
+  if (c.series !== undefined || opensLineMarked(index, c)) return 1;
+  // A cell that opens with its own marker ("3. Introduce quarterly pricing reviews").
+  return c.at.from === 0 && MARKER_WORD.test(c.text.split(/\s+/)[0] ?? '') && /\s/.test(c.text) ? 1 : 0;
 }
 
 /**

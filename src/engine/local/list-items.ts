@@ -1,6 +1,7 @@
 import type { Examined, Scored } from './answer-document.ts';
 import { distinctNames } from './distinct-names.ts';
 import { FEATURES, type ScoringContext, sidesSeen, valueKey } from './features.ts';
+import { MARKER, opensLineMarked } from './markers.ts';
 import type { ScorerModel } from './model.ts';
 import { asksAct, inQuestionWords, type Query } from './query.ts';
 import type { Group, TypedCandidate } from './typed-candidates.ts';
@@ -183,11 +184,13 @@ function linkedTo(
   // An entry printed twice (in the parties' sentence and under "Name:") is linked by either printing.
   const keys = new Map<Scored, string>();
   const key = (s: Scored) => {
-    let k = keys.get(s);
-    if (k === undefined) keys.set(s, (k = valueKey(tidy(s).cand)));
+    const known = keys.get(s);
+    if (known !== undefined) return known;
+    const k = valueKey(tidy(s).cand);
+    keys.set(s, k);
     return k;
   };
-  const wanted = new Map(items.map((s) => [key(s), s]));
+  const wanted = new Set(items.map(key));
   const linked = new Set<string>([key(first)]);
   const queue = e.scored.filter((s) => key(s) === key(first));
   const link = (s: Scored) => {
@@ -293,10 +296,8 @@ const CODE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-/.#]*$/u;
 /** Whether an entry is printed after a bullet or counting marker ("•", "-", "a)", "3."). */
 function isMarked(e: Examined, s: Scored): boolean {
   if (s.cand.series || (tidy(s) !== s && !/^(?:for|by)\s/i.test(s.cand.text))) return true;
-  return opensLineMarked(e.ctx, s.cand);
+  return opensLineMarked(e.ctx.index, s.cand);
 }
-const MARKER = String.raw`[•●▪◦‣\-–*·]|\(?[a-z]\)|\(?[ivx]{1,4}\)|\d{1,2}[.)]`;
-const MARKER_WORD = new RegExp(`^(?:${MARKER})$`, 'i');
 
 /** A marker opening an entry ("a)", "1.", "(ii)", "•") or the "for" of a signature's company line. */
 const LEAD_WORD = new RegExp(`^(?:${MARKER}|for|by)$`, 'i');
@@ -452,21 +453,9 @@ function entryLeft(ctx: ScoringContext, c: TypedCandidate): number | null {
   if (at.from === 0) return ctx.index.doc.pages[at.page]!.words[at.unit.words[0]!]!.box[0];
   // The marker opens its line, though the sentence before ran on into it ("4. Actions for the
   // coming period" over "- Launch …", no full stop between).
-  return opensLineMarked(ctx, c)
+  return opensLineMarked(ctx.index, c)
     ? ctx.index.doc.pages[at.page]!.words[at.unit.words[at.from - 1]!]!.box[0]
     : null;
-}
-
-/** Whether the word before a candidate is a marker that opens its line ("- Launch …", "b) Iwasaki"). */
-function opensLineMarked(ctx: ScoringContext, c: TypedCandidate): boolean {
-  const at = c.at;
-  if (at.from === 0) return false;
-  const words = ctx.index.doc.pages[at.page]!.words;
-  const marker = words[at.unit.words[at.from - 1]!]!;
-  if (!MARKER_WORD.test(marker.text)) return false;
-  // The word before the marker, if any, sits on a line above.
-  const prior = at.from >= 2 ? words[at.unit.words[at.from - 2]!]! : null;
-  return !prior || prior.box[3] <= (marker.box[1] + marker.box[3]) / 2;
 }
 
 /** A cell holding only a figure: an amount, a count, a date (currency codes and signs aside). */
@@ -517,7 +506,7 @@ function inTotalsBlock(e: Examined, entry: Scored, s: Scored): boolean {
   return [s, ...siblingsWithSummaries(ctx, e.scored, s)].some((r) => SUMMARY_ROW.test(r.cand.text));
 }
 
-/** The rows of `s`'s column within a line or two of each other, summary rows included. */
+/** The rows of `s`'s column within six line heights of it, summary rows included. */
 function siblingsWithSummaries(ctx: ScoringContext, scored: Scored[], s: Scored): Scored[] {
   const a = boxOf(ctx, s.cand);
   const h = a[3] - a[1];
