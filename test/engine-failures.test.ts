@@ -1178,6 +1178,49 @@ describe('local engine on documents it has never seen, through the upload pipeli
     }
   });
 
+  // A form box holds its caption in small type over the value. A caption that repeats the
+  // question ("Purpose of request") names where the answer is written and is no answer itself,
+  // and a question for the street a business is located on asks for a place, not a name.
+  it(`2.2 text_quote / 2.4: a form box's value is answered, not its caption repeating the question, and "on which street" is the street (seed ${SEED})`, async () => {
+    const rng = rngFor('form box captions');
+    const company = rng.pick(COMPANIES);
+    const applicant = rng.pick(PEOPLE);
+    const purpose = rng.pick([
+      'Replacement laptop for the field engineer',
+      'Travel to the annual supplier conference',
+      'Safety boots for the warehouse crew',
+      'Licence renewal for the design software',
+    ]);
+    const [street, cityLine] = address(rng);
+    const streetOnly = street.replace(/, Suite \d+$/, '');
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 60, text: company, size: 15 },
+      { x: 72, top: 80, text: streetOnly, size: 10 },
+      { x: 72, top: 94, text: cityLine, size: 10 },
+      { x: 72, top: 130, text: 'PURCHASE REQUEST FORM', size: 14 },
+      { x: 76, top: 170, text: 'Applicant name', size: 7 },
+      { x: 80, top: 184, text: applicant },
+      { x: 320, top: 170, text: 'Department', size: 7 },
+      { x: 324, top: 184, text: rng.pick(['Finance', 'Operations', 'Engineering']) },
+      { x: 76, top: 214, text: rng.pick(['Purpose of request', 'Reason for request']), size: 7 },
+      { x: 80, top: 228, text: purpose },
+      { x: 76, top: 258, text: 'Date submitted', size: 7 },
+      { x: 80, top: 272, text: `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, ${rng.int(2020, 2026)}` },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'request.pdf');
+    for (const prompt of ['What is the purpose of the request?', 'Why is the request made?']) {
+      const cell = await answer(id, { prompt, outputType: 'text_quote' });
+      expect.soft(cell.value?.value, `${prompt}: ${show(cell)}`).toBe(purpose);
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+    const prompt = 'On which street is the business located?';
+    const cell = await answer(id, { prompt, outputType: 'text_quote' });
+    expect.soft(String(cell.value?.value), `${prompt}: ${show(cell)}`).toContain(streetOnly);
+    expect.soft(String(cell.value?.value), `${prompt}: ${show(cell)}`).not.toContain(brand(company));
+    expectQuotesWritten(cell, id, [lines], prompt);
+  });
+
   // Three agreements that state a term and one that does not. How sure the engine is that a term
   // is stated sits near its threshold on some generated contracts (about one in ten with the
   // current weights), so most terms must be found; every yes and every number given rests on

@@ -60,6 +60,11 @@ export interface ScoringContext {
   memo: Map<string, number>;
   /** Per value (valueKey), the caption sides its occurrences sit under: bit 1 issuing, bit 2 receiving. */
   valueSides?: Map<string, number>;
+  /**
+   * A short line a value fills alone counts no relevance by its own words (evidenceFor): set for
+   * questions answered by values, not for yes/no, whose clause ("PAID") is its own evidence.
+   */
+  skipEcho?: boolean;
 }
 
 /**
@@ -299,6 +304,7 @@ export const FEATURES: readonly string[] = [
   'picture:top',
   'picture:bottom',
   'picture:onPage',
+  'picture:captionOther',
   ...PLACE_ASPECTS.map((a) => `assocPlace:${a}`),
   ...RELATIVE.map((f) => `${f}:gap`),
   ...RELATIVE_MAX.map((f) => `${f}:max`),
@@ -455,12 +461,14 @@ export const valueKey = (c: TypedCandidate) =>
 
 /** Evidence depends only on where a candidate sits: candidates sharing words share it. */
 function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
-  const k = `${c.at.unit.id}:${c.at.from}:${c.at.to}`;
+  // A picture's caption is what it is found by.
+  const skip = Boolean(ctx.skipEcho && !c.picture);
+  const k = `${c.at.unit.id}:${c.at.from}:${c.at.to}:${skip}`;
   let hit = ctx.evidence.get(k);
   if (!hit) {
     hit = [
-      evidenceFor(ctx.index, ctx.query, ctx.scores, ctx.best, c.at),
-      evidenceFor(ctx.index, ctx.exact, ctx.exactScores, ctx.exactBest, c.at),
+      evidenceFor(ctx.index, ctx.query, ctx.scores, ctx.best, c.at, skip),
+      evidenceFor(ctx.index, ctx.exact, ctx.exactScores, ctx.exactBest, c.at, skip),
     ];
     ctx.evidence.set(k, hit);
   }
@@ -1158,7 +1166,10 @@ export function featuresOf(
   if (c.picture) {
     const b = c.picture.box;
     const area = (b[2] - b[0]) * (b[3] - b[1]);
-    set('picture:captionLabel', labelScore(c.picture.caption, query));
+    const captionLabel = labelScore(c.picture.caption, query);
+    set('picture:captionLabel', captionLabel);
+    // A caption naming something else ("Signature of registrant" under a question for the seal).
+    set('picture:captionOther', captionLabel === 0 && /\p{L}{3}/u.test(c.picture.caption ?? '') ? 1 : 0);
     set('picture:captionLabelExact', labelScore(c.picture.caption, ctx.exact));
     set('picture:numbered', NUMBERED_CAPTION.test(c.picture.caption) ? 1 : 0);
     set('picture:area', clip(Math.sqrt(area)));

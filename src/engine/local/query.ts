@@ -371,6 +371,10 @@ function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): Answ
   }
   if (ACT_ASKED.test(q)) return 'span';
   if (asksTitle(q)) return 'span';
+  // "On which street is the business located?", "the company's address": a place, whatever
+  // party it belongs to, unless its name is asked as well.
+  if (/\b(?:street|address|located|location)\b/.test(q) && !/\bwho\b|\bwhom\b|\bname\b/.test(q))
+    return 'place';
   if (
     /\bwho\b|\bwhom\b|\bwhose\b|\bname\b|\bcompany\b|\bwhich (?:firm|business|person|organi[sz]ation)\b/.test(
       q,

@@ -113,6 +113,9 @@ export interface Evidence {
   another: boolean;
 }
 
+/** The most words a caption runs to; a unit of more is prose. */
+const CAPTION_WORDS = 8;
+
 /**
  * Scores the evidence for a value found at `at`: the relevance of its sentence or line,
  * a label to its left on the line or above it, and query words near it.
@@ -123,11 +126,18 @@ export function evidenceFor(
   scores: Float64Array,
   best: number,
   at: Located,
+  /** Leave out the relevance a short unit has by the value's own words (the learned scorer; not the rules). */
+  skipEcho = false,
 ): Evidence {
   const unit = at.unit;
-  let rel = scores[unit.id]!;
   const layout = index.layouts[at.page]!;
   const line = layout.lines[unit.line]!;
+  // A short unit the value fills alone ("Purpose of request" over its box) is relevant by its own
+  // words only: it echoes the question, and says nothing of a value beside it. Its label says
+  // what it is of; a clause answering in its own words is a sentence, longer than a caption.
+  const echo =
+    skipEcho && at.from === 0 && at.to === unit.words.length - 1 && unit.words.length <= CAPTION_WORDS;
+  let rel = echo ? 0 : scores[unit.id]!;
   let label = 0;
   let leftScore = 0;
   let aboveScore = 0;
@@ -135,9 +145,11 @@ export function evidenceFor(
   let nearText = '';
   if (unit.kind === 'segment') {
     const lineP = index.lines.get(`${at.page}:${unit.line}`);
-    if (lineP) rel = Math.max(rel, scores[lineP.id]! * 0.9);
     const segs = line.segments;
     const k = segs.findIndex((s) => s.words[0] === unit.words[0]);
+    // The printed line around a segment, unless the segment opens it and echoes the question:
+    // then the line's match is the segment's own words.
+    if (lineP && !(echo && k === 0)) rel = Math.max(rel, scores[lineP.id]! * 0.9);
     // The label left of the value on the same line, or the value's own segment prefix.
     if (k > 0) {
       nearText = segs[k - 1]!.text;
