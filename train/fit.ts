@@ -748,10 +748,14 @@ export function fitModel(
           : lowerOf(crossingThreshold(weighed), bestThreshold(weighed));
     const listFit = g === 'list' ? bestRunThreshold(prepared, scorerOf, threshold) : undefined;
     const runThreshold = listFit?.runThreshold;
+    // The confidence of an answer is calibrated on the same questions as the threshold: real
+    // documents weigh as much as the generated ones. On generated ones alone, the right answers
+    // of real documents, which score lower, came out under-confident (dev ECE 0.102, the real
+    // invoices, which training never reads, 0.081; 0.094 and 0.069 with the real ones in).
     const answered = fitPlatt(
       listFit && listFit.answered.length >= 30
         ? listFit.answered
-        : tune.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight, fam: o.fam })),
+        : weighed.filter((o) => o.p >= threshold).map((o) => ({ p: o.p, ok: o.topRight, fam: o.fam })),
     );
     // P(the value is absent) from every held-out question, not only those below the threshold:
     // a low threshold leaves a handful below it, and a Platt fit on a handful gave right nulls
