@@ -64,9 +64,8 @@ export function examine(
   model: ScorerModel,
 ): Examined {
   const index = indexFor(doc);
-  const ctx = scoringContext(index, query);
   const group = groupOf(column.outputType);
-  ctx.skipEcho = group !== 'boolean';
+  const ctx = scoringContext(index, query, group !== 'boolean');
   const found = typedCandidates(index, query, ctx.scores, column.outputType, column.config);
   const pages = pagesToRead(ctx, found);
   const cands = found.filter((c) => pages.has(c.at.page));

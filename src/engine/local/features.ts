@@ -64,7 +64,7 @@ export interface ScoringContext {
    * A short line a value fills alone counts no relevance by its own words (evidenceFor): set for
    * questions answered by values, not for yes/no, whose clause ("PAID") is its own evidence.
    */
-  skipEcho?: boolean;
+  skipEcho: boolean;
 }
 
 /**
@@ -81,7 +81,7 @@ function opposedStems(query: Query): Set<string> {
   return out;
 }
 
-export function scoringContext(index: DocIndex, query: Query): ScoringContext {
+export function scoringContext(index: DocIndex, query: Query, skipEcho: boolean): ScoringContext {
   const exactWeights = new Map([...query.weights].filter(([, w]) => w >= 0.6));
   const exact: Query = { ...query, weights: exactWeights };
   const scores = scorePassages(index, query);
@@ -106,6 +106,7 @@ export function scoringContext(index: DocIndex, query: Query): ScoringContext {
     opposed: opposedStems(query),
     counterparts: query.counterparts,
     memo: new Map(),
+    skipEcho,
     bestLineLabel: index.passages.reduce(
       (m, p) => (p.words.length <= 6 ? Math.max(m, labelScore(p.text, exact)) : m),
       0,
@@ -462,7 +463,7 @@ export const valueKey = (c: TypedCandidate) =>
 /** Evidence depends only on where a candidate sits: candidates sharing words share it. */
 function evidencePair(ctx: ScoringContext, c: TypedCandidate) {
   // A picture's caption is what it is found by.
-  const skip = Boolean(ctx.skipEcho && !c.picture);
+  const skip = ctx.skipEcho && !c.picture;
   const k = `${c.at.unit.id}:${c.at.from}:${c.at.to}:${skip}`;
   let hit = ctx.evidence.get(k);
   if (!hit) {
