@@ -5,7 +5,7 @@
  * accuracy per family and per question, ECE, citation page accuracy and cells/s; exits 1
  * when the mean is under 0.80, a family under 0.60 or ECE over 0.10.
  *
- *   npm run eval:lofo -- [--train 16] [--test 8] [--family invoice,receipt] [--save DIR]
+ *   npm run eval:lofo -- [--train 24] [--test 8] [--family invoice,receipt] [--save DIR]
  *   npm run eval:lofo -- --shard 0/2 & npm run eval:lofo -- --shard 1/2; npm run eval:lofo -- --merge 2
  *
  * --shard i/n runs every n-th family from the i-th (one process per core) and writes its cells to
@@ -22,14 +22,14 @@ import { type Example, examplesOfCorpus, examplesOfGenerated } from '../train/ex
 import { fitModel, prepare, scaffoldModel } from '../train/fit.ts';
 import { fixtureExamples } from '../train/fixture-examples.ts';
 import { FAMILIES } from '../train/generate/families/index.ts';
-import { generatedDocs, generatedExamples } from '../train/generated-examples.ts';
+import { generatedDocs, generatedExamples, TRAIN_DOCS_PER_FAMILY } from '../train/generated-examples.ts';
 import { expectedCalibrationError, fieldFamilyTables, type ScoredCell } from './eval/metrics.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CORPUS = path.resolve(REPO, '../shared/corpus/extraction');
 const { values: args } = parseArgs({
   options: {
-    train: { type: 'string', default: '16' },
+    train: { type: 'string', default: String(TRAIN_DOCS_PER_FAMILY) },
     test: { type: 'string', default: '8' },
     family: { type: 'string' },
     verbose: { type: 'boolean', short: 'v', default: false },

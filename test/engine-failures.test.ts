@@ -1130,6 +1130,45 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expectNumberQuoted(cell, n, String(n));
     expectQuotesWritten(cell, id, [lines], 'quantity');
   });
+  // Codes asked for are codes: the descriptions beside them hold figures too ("Hex bolts M10 x
+  // 40"), and a packing slip is a family training never saw.
+  it(`2.2 list_scalar / 2.4: "List the SKUs" on a packing slip answers each code of its column, no description holding a figure (seed ${SEED})`, async () => {
+    const rng = rngFor('codes asked');
+    const names = rng.sample(
+      [
+        'Hex bolts M10 x 40 (50)',
+        'Cable ties, 100 pack',
+        'LED panel light 600x600',
+        'Printer paper roll 57 mm',
+        'Copy paper A4, 80 gsm',
+        'Fire extinguisher, 6 kg',
+        'Cordless drill 18V',
+      ],
+      rng.int(3, 5),
+    );
+    const letters = () => String.fromCharCode(65 + rng.int(0, 25), 65 + rng.int(0, 25));
+    const codes = names.map(() => `${letters()}-${rng.int(1000, 9999)}`);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 72, top: 72, text: rng.pick(COMPANIES), size: 16 },
+      { x: 72, top: 110, text: 'PACKING SLIP', size: 14 },
+      { x: 72, top: 130, text: `Shipment ${rng.int(100000, 999999)}` },
+      { x: 72, top: 170, text: 'SKU' },
+      { x: 160, top: 170, text: 'Item' },
+      { x: 420, top: 170, text: 'Qty shipped' },
+    ];
+    names.forEach((name, i) => {
+      placed.push(
+        { x: 72, top: 192 + i * 20, text: codes[i]! },
+        { x: 160, top: 192 + i * 20, text: name },
+        { x: 420, top: 192 + i * 20, text: String(rng.int(1, 40)) },
+      );
+    });
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'packing-slip.pdf');
+    const prompt = rng.pick(['List the SKUs.', 'Which item codes were shipped?']);
+    const cell = await answer(id, { prompt, outputType: 'list_scalar' });
+    expectListOf(cell, codes, id, [lines], 'codes');
+  });
   // A family no generated or labelled document comes from: its fields are asked in words its
   // captions do not repeat ("who will inspect" for "Inspector:", "which firm" for "Contractor:").
   it(`2.2 text_quote, number, date / 2.4: a building permit, a family training never saw, answers its inspector, contractor, number, fee and expiry from their captions (seed ${SEED})`, async () => {

@@ -3,6 +3,12 @@ import { FAMILIES } from './generate/families/index.ts';
 import { hashSeed } from './generate/rng.ts';
 import type { GeneratedDoc } from './generate/types.ts';
 
+/**
+ * Training documents per family: the shipped model's (`npm run train`) and each left-out
+ * family's model in `npm run eval:lofo`, so the figure measures the recipe that ships.
+ */
+export const TRAIN_DOCS_PER_FAMILY = 24;
+
 /** Documents of each family for one purpose ("train", "test"): seeds never shared between purposes. */
 export async function generatedDocs(
   purpose: string,

@@ -11,13 +11,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Example, examplesOfCorpus } from './examples.ts';
 import { fitModel, prepare, scaffoldModel } from './fit.ts';
+import { TRAIN_DOCS_PER_FAMILY } from './generated-examples.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CORPUS = path.resolve(REPO, '../shared/corpus/extraction');
 
 const { values: args } = parseArgs({
   options: {
-    docs: { type: 'string', default: '24' },
+    docs: { type: 'string', default: String(TRAIN_DOCS_PER_FAMILY) },
     out: { type: 'string' },
     'no-corpus': { type: 'boolean', default: false },
     'no-generated': { type: 'boolean', default: false },

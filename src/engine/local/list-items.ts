@@ -57,10 +57,13 @@ export function listItems(
     const t = tidy(s);
     if (inQuestionWords(t.cand.text, query, 3) || onOtherSide(e, query, t.cand)) return;
     if ((!sentenceLike(t.cand) && CAPTION.test(t.cand.text)) || headsFigures(e.ctx, s.cand)) return;
+    // A form's own question ("Is this a foreign entity?", "Type of entity (check one)") asks; it lists nothing.
+    if (ASKING.test(t.cand.text)) return;
     // Persons or companies asked for: a sentence is none of them, however it scores.
     if (query.kind === 'entity' && sentenceLike(t.cand)) return;
-    // Numbers or codes asked for ("the policy numbers"): the coverage named beside each is none.
-    if (query.kind === 'identifier' && !t.cand.traits.hasDigits) return;
+    // Numbers or codes asked for ("the policy numbers", "the part numbers"): the coverage named
+    // beside each is none, nor the description of a part that happens to hold a figure.
+    if (query.kind === 'identifier' && !t.cand.traits.idShape) return;
     // Acts asked for ("What may the tenant not do?"): the tenant's name is none of them.
     if (actAsked && (t.cand.traits.nameShape ?? 0) >= 0.5 && t.cand.text.split(/\s+/).length <= 4) return;
     // Entries of a bulleted or counted-out list are all marked so: the paragraph after it is none.
@@ -281,6 +284,7 @@ function bestRun(
  * Words a caption is made of and no entry is: one ending on a joining word ("CONFIRMED AND AGREED
  * AS", "Signed for and on behalf of"), an instruction to whoever fills the form ("Name (please print)").
  */
+const ASKING = /\?\s*$|\(\s*(?:check|tick|select|circle|mark)\s+(?:one|all|any)\b[^)]*\)\s*:?\s*$/i;
 const CAPTION =
   /\b(?:as|by|of|to|for|and|or|the|per|on behalf of)\s*:?$|\bplease\b|^\(?(?:print(?:ed)?\s+)?name\b/i;
 

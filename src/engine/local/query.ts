@@ -364,7 +364,7 @@ function answerKind(q: string, asks: NounKind | null, partyAsked: boolean): Answ
   if (/\bhow much\b|\bamount\b|\bprice\b|\bcost\b|\btotal\b|\bfee\b|\bsum\b|\$|\bdollars?\b/.test(q))
     return 'money';
   if (
-    /\bnumbers?\b|#|\bnos?\.|\bids?\b|\bcodes?\b|\breferences?\b|\brefs?\b/.test(q) &&
+    /\bnumbers?\b|#|\bnos?\.|\bids?\b|\bcodes?\b|\bskus?\b|\breferences?\b|\brefs?\b/.test(q) &&
     !/\bhow many\b|\bnumber of (?!this|the|that|its|each)\w/.test(q)
   ) {
     return 'identifier';

@@ -357,6 +357,8 @@ async function generate(seed: number) {
   );
   const rowPages = table(flow, colSets[colSet]!, rows, tableStyle(rng, ctx.fonts, fs));
   const itemEv = items.map((l, i) => ev(rowPages[i]!, l.description));
+  // The item codes, when the table prints them: a list of identifiers beside the descriptions.
+  const codeEv = colSet === 1 ? items.map((l, i) => ev(rowPages[i]!, l.sku)) : null;
 
   // Totals.
   const totalLabel = label(rng, words.total);
@@ -586,6 +588,11 @@ async function generate(seed: number) {
     'line_items',
     ['List the items billed.', 'Line item descriptions', 'What products or services are on this invoice?'],
     itemEv,
+  );
+  q.items(
+    'item_codes',
+    ['List the item codes.', 'Which SKUs are billed?', 'Item numbers on the invoice'],
+    codeEv,
   );
   q.image(
     'seller_logo',
