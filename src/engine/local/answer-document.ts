@@ -22,6 +22,7 @@ import {
 import { listItems } from './list-items.ts';
 import { calibrate, logit, type Platt, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
 import { nearbyOf } from './nearby.ts';
+import { captionShares } from './picture-owner.ts';
 import { analyzeQuery, existenceTarget, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
@@ -712,7 +713,12 @@ function regions(e: Examined, model: ScorerModel, type: 'image' | 'image_list'):
       empty: false,
     };
   }
-  const top = pictures[0]!;
+  // A caption sharing only whose picture is asked ("Signature of applicant", asked for the
+  // applicant's photo) labels another picture of that owner: one captioned by the thing asked
+  // ("Affix photo") answers before it.
+  const owned = (s: Scored) => captionShares(s.cand.picture!.caption ?? '', e.ctx.query);
+  const asked = owned(pictures[0]!) === 'owner' ? pictures.find((s) => owned(s) === 'asked') : undefined;
+  const top = asked ?? pictures[0]!;
   const chosen = type === 'image' ? [top] : pictures.filter((s, i) => i === 0 || s.p >= m.threshold);
   const toRegion = (s: Scored): Region => ({
     fileId: doc.fileId,
