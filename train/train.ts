@@ -11,7 +11,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Example, examplesOfCorpus } from './examples.ts';
 import { fitModel, prepare, scaffoldModel } from './fit.ts';
-import { TRAIN_DOCS_PER_FAMILY } from './generated-examples.ts';
+import { generatedExamples, TRAIN_DOCS_PER_FAMILY } from './generated-examples.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const CORPUS = path.resolve(REPO, '../shared/corpus/extraction');
@@ -27,10 +27,7 @@ const { values: args } = parseArgs({
 const out = path.resolve(args.out ?? path.join(REPO, 'src/engine/local/model/weights.json'));
 const started = performance.now();
 const examples: Example[] = [];
-if (!args['no-generated']) {
-  const { generatedExamples } = await import('./generated-examples.ts');
-  examples.push(...(await generatedExamples('train', Number(args.docs))));
-}
+if (!args['no-generated']) examples.push(...(await generatedExamples('train', Number(args.docs))));
 if (!args['no-generated']) {
   const { fixtureExamples } = await import('./fixture-examples.ts');
   examples.push(...(await fixtureExamples('train', Number(args.docs))));

@@ -284,9 +284,11 @@ function bestRun(
  * Words a caption is made of and no entry is: one ending on a joining word ("CONFIRMED AND AGREED
  * AS", "Signed for and on behalf of"), an instruction to whoever fills the form ("Name (please print)").
  */
-const ASKING = /\?\s*$|\(\s*(?:check|tick|select|circle|mark)\s+(?:one|all|any)\b[^)]*\)\s*:?\s*$/i;
 const CAPTION =
   /\b(?:as|by|of|to|for|and|or|the|per|on behalf of)\s*:?$|\bplease\b|^\(?(?:print(?:ed)?\s+)?name\b/i;
+
+/** A form's own question: one ending on a question mark, or offering choices ("(check one)"). */
+const ASKING = /\?\s*$|\(\s*(?:check|tick|select|circle|mark)\s+(?:one|all|any)\b[^)]*\)\s*:?\s*$/i;
 
 /** Questions that ask for persons: people, individuals, whoever signed (a company signs through them). */
 const PEOPLE_ASKED =
