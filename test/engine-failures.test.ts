@@ -1169,6 +1169,66 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const cell = await answer(id, { prompt, outputType: 'list_scalar' });
     expectListOf(cell, codes, id, [lines], 'codes');
   });
+  // Asked whether a reference is given, a document that prints other references of the kind (its
+  // own number, a telephone number) answers no: about half the delivery notes carry the
+  // customer's order number and half do not, and a delivery note is a family training never saw.
+  it(`2.2 boolean / 2.4: "is a purchase order number given?" is no on a delivery note printing only its own number, yes citing the number where it is printed (seed ${SEED})`, async () => {
+    const rng = rngFor('reference given');
+    const notes: { id: string; po: string | null; lines: string[] }[] = [];
+    for (const withPo of [true, false, true, false]) {
+      const [supplier, customer] = rng.sample(COMPANIES, 2) as [string, string];
+      const [city, state] = rng.pick(CITIES);
+      const po = withPo ? `${rng.pick(['PO', '45', 'P'])}${rng.int(100000, 999999)}` : null;
+      const header = [
+        `Delivery note no: DN-${rng.int(10000, 99999)}`,
+        `Date: ${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, ${rng.int(2020, 2026)}`,
+        `Account: ${rng.int(10000, 99999)}`,
+        ...(po ? [`${rng.pick(['Your order no:', 'Customer PO:', 'Purchase order:'])} ${po}`] : []),
+      ];
+      const placed: { x: number; top: number; text: string; size?: number }[] = [
+        { x: 72, top: 72, text: supplier, size: 16 },
+        { x: 72, top: 92, text: `${rng.int(10, 999)} ${rng.pick(STREETS)}, ${city}, ${state}` },
+        { x: 72, top: 108, text: `Tel (${rng.int(200, 989)}) ${rng.int(200, 989)}-${rng.int(1000, 9999)}` },
+        { x: 72, top: 140, text: 'DELIVERY NOTE', size: 14 },
+        ...header.map((text, i) => ({ x: 330, top: 170 + i * 16, text })),
+        { x: 72, top: 170, text: 'Deliver to:' },
+        { x: 72, top: 186, text: customer },
+        { x: 72, top: 250, text: 'Item' },
+        { x: 420, top: 250, text: 'Qty' },
+      ];
+      rng.sample(GOODS, 3).forEach((g, i) => {
+        placed.push(
+          { x: 72, top: 270 + i * 18, text: g },
+          { x: 420, top: 270 + i * 18, text: String(rng.int(1, 30)) },
+        );
+      });
+      const lines = placed.map((p) => p.text);
+      notes.push({
+        id: await upload(makePlacedTextPdf([placed]), `delivery-${notes.length}.pdf`),
+        po,
+        lines,
+      });
+    }
+    const prompt = rng.pick([
+      'Is a purchase order number given?',
+      'Does the delivery note give a PO number?',
+    ]);
+    const cells = await answers(
+      notes.map((n) => n.id),
+      { prompt, outputType: 'boolean' },
+    );
+    notes.forEach((note, i) => {
+      const cell = cells[i]!;
+      const what = `${prompt} (${note.po ?? 'no PO'}): ${show(cell)}`;
+      expect.soft(cell.value, what).toEqual({ type: 'boolean', value: note.po !== null });
+      // A yes or no is never answered as less likely than its opposite, and cites the page.
+      expect.soft(Number(cell.confidence), what).toBeGreaterThanOrEqual(0.5);
+      expect.soft((cell.citations as Json[]).length, what).toBeGreaterThan(0);
+      if (note.po && cell.value?.value === true)
+        expect.soft(String((cell.citations as Json[])[0]?.quote), what).toContain(note.po);
+      expectQuotesWritten(cell, note.id, [note.lines], 'reference given');
+    });
+  });
   // A family no generated or labelled document comes from: its fields are asked in words its
   // captions do not repeat ("who will inspect" for "Inspector:", "which firm" for "Contractor:").
   it(`2.2 text_quote, number, date / 2.4: a building permit, a family training never saw, answers its inspector, contractor, number, fee and expiry from their captions (seed ${SEED})`, async () => {
