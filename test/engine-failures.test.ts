@@ -1229,6 +1229,35 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(cell, note.id, [note.lines], 'reference given');
     });
   });
+  // A question naming a person is not answered by a company: a delivery address names the
+  // company and, under it, the person to ask for. A shipping notice is a family training never saw.
+  it(`2.2 text_quote / 2.4: "the contact person at the delivery address" is the person named there, not the company (seed ${SEED})`, async () => {
+    const rng = rngFor('person asked');
+    for (let i = 0; i < 3; i++) {
+      const [shipper, consignee] = rng.sample(COMPANIES, 2) as [string, string];
+      const person = rng.pick(PEOPLE);
+      const [city, state] = rng.pick(CITIES);
+      const placed: { x: number; top: number; text: string; size?: number }[] = [
+        { x: 72, top: 72, text: shipper, size: 18 },
+        { x: 72, top: 100, text: 'SHIPPING NOTICE', size: 13 },
+        { x: 72, top: 140, text: 'Deliver to:' },
+        { x: 72, top: 156, text: consignee },
+        { x: 72, top: 172, text: `${rng.int(10, 999)} ${rng.pick(STREETS)}` },
+        { x: 72, top: 188, text: `${city}, ${state} ${rng.int(10_000, 99_999)}` },
+        { x: 72, top: 204, text: `${rng.pick(['Attn:', 'Contact:', 'Attention:'])} ${person}` },
+        { x: 330, top: 140, text: `Shipment no: SH-${rng.int(10_000, 99_999)}` },
+      ];
+      const lines = placed.map((p) => p.text);
+      const id = await upload(makePlacedTextPdf([placed]), `notice-${i}.pdf`);
+      const prompt = rng.pick([
+        'Who is the contact person at the delivery address?',
+        'Name of the person to contact on delivery',
+      ]);
+      const cell = await answer(id, { prompt, outputType: 'text_quote' });
+      expect.soft(cell.value?.value, `${prompt}: ${show(cell)}`).toBe(person);
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+  });
   // A family no generated or labelled document comes from: its fields are asked in words its
   // captions do not repeat ("who will inspect" for "Inspector:", "which firm" for "Contractor:").
   it(`2.2 text_quote, number, date / 2.4: a building permit, a family training never saw, answers its inspector, contractor, number, fee and expiry from their captions (seed ${SEED})`, async () => {

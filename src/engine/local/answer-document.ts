@@ -100,8 +100,20 @@ function selfCountedFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] 
   return [...scored.filter((s) => !other(s)), ...scored.filter(other)];
 }
 
+/**
+ * A question naming a person ("the contact person", "the person submitting the form") is not
+ * answered by a company: names ending in a legal form rank after every other candidate. On left-out
+ * purchase orders and forms the scorer put the letterhead's company first for such questions
+ * (its trees weigh the interaction of the two little, from few examples).
+ */
+function personsFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] {
+  const company = (s: T) => s.x[AT['qPerson*orgSuffix']!] === 1;
+  if (!scored.some(company)) return scored;
+  return [...scored.filter((s) => !company(s)), ...scored.filter(company)];
+}
+
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
-const answering = (e: Examined): Examined => ({ ...e, scored: selfCountedFirst(e.scored) });
+const answering = (e: Examined): Examined => ({ ...e, scored: personsFirst(selfCountedFirst(e.scored)) });
 
 /** Pages read closely: retrieval picks the few most about the question, and the first page. */
 const PAGES_READ = 4;

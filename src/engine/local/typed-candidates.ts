@@ -649,9 +649,12 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
 const pageWords = (c: { at: TypedCandidate['at'] }) =>
   c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
-/** An identifier that is a part of a telephone number ("987-2409" of "(858) 987-2409"). */
+/**
+ * A piece of a telephone number ("987-2409" of "(858) 987-2409"), whatever found it: the value
+ * after a caption read as "Customer service (779)" is the number's last groups.
+ */
 function inTelephoneNumber(c: TypedCandidate, all: readonly TypedCandidate[]): boolean {
-  if (c.source !== 'identifier' || c.traits.isPhone === undefined) return false;
+  if (c.traits.isPhone === undefined) return false;
   const mine = pageWords(c);
   return all.some((p) => {
     if (p === c || !p.traits.isPhone || p.at.to - p.at.from <= c.at.to - c.at.from) return false;
