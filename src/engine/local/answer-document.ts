@@ -108,8 +108,13 @@ function selfCountedFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] 
  */
 function personsFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] {
   const company = (s: T) => s.x[AT['qPerson*orgSuffix']!] === 1;
-  if (!scored.some(company)) return scored;
-  return [...scored.filter((s) => !company(s)), ...scored.filter(company)];
+  const person = (s: T) => s.x[AT['qPerson*personShape']!] === 1;
+  if (!scored.some(company) && !scored.some(person)) return scored;
+  return [
+    ...scored.filter(person),
+    ...scored.filter((s) => !company(s) && !person(s)),
+    ...scored.filter(company),
+  ];
 }
 
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
