@@ -391,7 +391,7 @@ const SCALE: Record<string, number> = {
   b: 1e9,
 };
 const NUMBER_RE =
-  /(\(\s*)?(-|−)?\s*((?:US|CA|C|AU|A|NZ|HK|S)?\$|USD|CAD|AUD|NZD|€|EUR|£|GBP|CHF|Rs\.?|₹|INR)?\s*(\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}(?!\d)|\d+,\d{2}(?![\d,])|\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?(?:\s*(€|EUR\b|USD\b|GBP\b|CHF\b|CAD\b|AUD\b|PLN\b|zł|(?:US|CA|AU|A)\$))?/gi;
+  /(\(\s*)?(-|−)?\s*((?:US)?\$|USD|€|EUR|£|GBP|CHF|Rs\.?|₹|INR)?\s*(\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}(?!\d)|\d+,\d{2}(?![\d,])|\d{1,3}(?:[,\u202f ]\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)(?:\s*(%|percent\b|per cent\b))?(?:\s*(thousand|million|billion|mn|bn)\b)?(\s*\))?(?:\s*(€|EUR\b|USD\b|GBP\b|CHF\b|PLN\b|zł))?/gi;
 /** "4.904,94" and "56,02": a comma before exactly two final digits is a decimal comma. */
 const DECIMAL_COMMA = /^\d{1,3}(?:[.\u202f ]\d{3})+,\d{1,2}$|^\d+,\d{2}$/;
 
@@ -426,10 +426,8 @@ export function numberCandidates(index: DocIndex): Candidate<NumberValue>[] {
     // Accounting negatives: "(4,500.00)" or "($120)", not an enumeration like "(30)", nor
     // figures restating the words before them: "ninety thousand dollars ($90,000)".
     const restates = Boolean(m[1]) && SPELLED_AMOUNT.test(text.slice(Math.max(0, m.index - 40), m.index));
-    // The bracket closes after a currency written behind the figure too: "(1.234,56 €)".
-    const closed = Boolean(m[7]) || (Boolean(m[8]) && /^\s*\)/.test(text.slice(m.index + m[0].length)));
     const negative =
-      Boolean(m[2]) || (Boolean(m[1]) && closed && !restates && (Boolean(m[3] || m[8]) || /[.,]/.test(m[4]!)));
+      Boolean(m[2]) || (Boolean(m[1]) && Boolean(m[7]) && !restates && (Boolean(m[3]) || /[.,]/.test(m[4]!)));
     if (negative) value = -value;
     const after = text.slice(m.index + m[0].length, m.index + m[0].length + 2);
     const inDate = /[/.-]$/.test(before) || /^[/-]\d/.test(after) || /^\.\d/.test(after);

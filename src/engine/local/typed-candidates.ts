@@ -145,20 +145,16 @@ const isGroupHead = (w: string | undefined) => w !== undefined && ID_GROUP.test(
 /**
  * Where an identifier written in spaced groups that starts at word k ends, or -1. It starts at a
  * group with a digit ("DE89", not the "TO" of "PAY TO DE89 ...") that no such group precedes.
- * `lines` gives each word's printed line: the groups are written on one.
  */
-function groupedIdEnd(words: readonly string[], k: number, lines: ArrayLike<number>): number {
+function groupedIdEnd(words: readonly string[], k: number): number {
   if (!isGroupHead(words[k]) || isGroupHead(words[k - 1])) return -1;
   let end = k;
   // A "+" opens a telephone number ("M27 T384 +353 77 066 9284": a postcode, then the number).
-  // A receipt's header runs on without punctuation: "Tel +31 36 170 5909" over "VAT No. 2587..."
-  // read as one identifier "+31 36 170 5909 VAT", which hid the telephone number it holds.
   while (
     end + 1 < words.length &&
     end - k < 7 &&
     ID_GROUP.test(words[end + 1]!) &&
-    !words[end + 1]!.startsWith('+') &&
-    lines[end + 1] === lines[k]
+    !words[end + 1]!.startsWith('+')
   )
     end++;
   return isGroupedId(words.slice(k, end + 1)) ? end : -1;
@@ -347,12 +343,6 @@ function wordsOf(index: DocIndex, unit: Passage): string[] {
   return unit.words.map((w) => page.words[w]!.text);
 }
 
-/** The printed line of each word of a unit. */
-function linesOf(index: DocIndex, unit: Passage): number[] {
-  const lineOf = lineOfWord(index, unit.page);
-  return unit.words.map((w) => lineOf[w]!);
-}
-
 const key = (c: TypedCandidate) => `${c.at.unit.id}:${c.at.from}:${c.at.to}:${String(c.value)}`;
 
 function dedupe(cands: TypedCandidate[]): TypedCandidate[] {
@@ -536,7 +526,7 @@ function textCandidates(index: DocIndex, query: Query, scores: Float64Array): Ty
     for (let k = 0; k < Math.min(words.length, 3); k++) {
       const m = words[k]!.match(ID_TOKEN);
       if (!m) continue;
-      const end = groupedIdEnd(words, k, linesOf(index, c.at.unit).slice(c.at.from, c.at.to + 1));
+      const end = groupedIdEnd(words, k);
       const id = end > k ? words.slice(k, end + 1).join(' ') : m[1]!.replace(/[.,;:]$/, '');
       if (id.length >= 3 && !LOOKS_LIKE_DATE.test(id)) {
         out.push({
@@ -607,9 +597,8 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
   // spaced groups ("DE89 3704 0044 ...") whole, and not its groups one by one.
   for (const unit of index.units) {
     const words = wordsOf(index, unit);
-    const lines = linesOf(index, unit);
     for (let k = 0; k < words.length; k++) {
-      const end = groupedIdEnd(words, k, lines);
+      const end = groupedIdEnd(words, k);
       if (end > k) {
         const id = words.slice(k, end + 1).join(' ');
         out.push({
@@ -649,12 +638,9 @@ function documentSpans(index: DocIndex): TypedCandidate[] {
 const pageWords = (c: { at: TypedCandidate['at'] }) =>
   c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
-/**
- * A piece of a telephone number ("987-2409" of "(858) 987-2409"), whatever found it: the value
- * after a caption read as "Customer service (779)" is the number's last groups.
- */
+/** An identifier that is a part of a telephone number ("987-2409" of "(858) 987-2409"). */
 function inTelephoneNumber(c: TypedCandidate, all: readonly TypedCandidate[]): boolean {
-  if (c.traits.isPhone === undefined) return false;
+  if (c.source !== 'identifier' || c.traits.isPhone === undefined) return false;
   const mine = pageWords(c);
   return all.some((p) => {
     if (p === c || !p.traits.isPhone || p.at.to - p.at.from <= c.at.to - c.at.from) return false;
@@ -679,12 +665,11 @@ function contactSpans(index: DocIndex): TypedCandidate[] {
     });
   for (const unit of index.units) {
     const words = wordsOf(index, unit);
-    const lines = linesOf(index, unit);
     // Groups of a longer identifier ("ES31 XPBW 4738 3376 7410 6985 69") are no telephone number.
     const groupEnd = new Int32Array(words.length).fill(-1);
     const groupStart = new Int32Array(words.length).fill(-1);
     for (let k = 0; k < words.length; k++) {
-      const end = groupedIdEnd(words, k, lines);
+      const end = groupedIdEnd(words, k);
       if (end <= k) continue;
       for (let j = k; j <= end; j++) {
         groupEnd[j] = end;
