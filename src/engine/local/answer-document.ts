@@ -348,9 +348,10 @@ function existenceAnswer(query: Query, doc: EngineDocument, model: ScorerModel):
       : value
         ? cite(x.e, firstMention(x.e.scored, top))
         : fallbackCitation(x.e),
-    // A yes by the sole-period rule alone is, by the learned P(stated), a coin's toss: 0.5, not the
-    // opposite answer's confidence.
-    confidence: round3(sole ? 0.5 : value ? pYes : 1 - pYes),
+    // A yes or no is answered as at least as likely as its opposite: a yes by the sole-period rule
+    // alone is, by P(stated), a toss; where nothing of the kind is written (an agreement running
+    // until notice), no is the answer whatever P(stated) read of the ranking before the terms.
+    confidence: round3(sole ? 0.5 : Math.max(0.5, value ? pYes : 1 - pYes)),
     score: top?.p ?? 0,
     empty: false,
   };
