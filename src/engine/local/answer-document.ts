@@ -343,15 +343,11 @@ function existenceAnswer(query: Query, doc: EngineDocument, model: ScorerModel):
     status: 'SUCCESS',
     value: { type: 'boolean', value },
     // Yes cites where the value is stated; no cites the passage most about it.
-    citations: sole
-      ? cite(x.e, firstMention(x.e.scored, sole))
-      : value
-        ? cite(x.e, firstMention(x.e.scored, top))
-        : fallbackCitation(x.e),
+    citations: value ? cite(x.e, firstMention(x.e.scored, sole ?? top)) : fallbackCitation(x.e),
     // A yes or no is answered as at least as likely as its opposite: a yes by the sole-period rule
-    // alone is, by P(stated), a toss; where nothing of the kind is written (an agreement running
-    // until notice), no is the answer whatever P(stated) read of the ranking before the terms.
-    confidence: round3(sole ? 0.5 : Math.max(0.5, value ? pYes : 1 - pYes)),
+    // alone is, by P(stated), a toss (0.5); where nothing of the kind is written (an agreement
+    // running until notice), no is the answer whatever P(stated) read of the ranking before the terms.
+    confidence: round3(Math.max(0.5, value ? pYes : 1 - pYes)),
     score: top?.p ?? 0,
     empty: false,
   };
