@@ -1,4 +1,5 @@
 import { citeWords } from '../citations.ts';
+import { contentStems } from '../text/tokenize.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { durationCandidates, durationIn } from './candidates.ts';
 import { indexFor } from './doc-index.ts';
@@ -117,8 +118,177 @@ function personsFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] {
   ];
 }
 
+/**
+ * Whose length of time a clause states, by the subject of its sentence: "This Agreement shall
+ * expire five (5) years after ..." is the agreement's, "The obligations of confidentiality under
+ * this Agreement shall remain in effect for 5 years" the obligations'. The subject is read up to
+ * its verb, and only its head and "of" complements ("under this Agreement" qualifies it).
+ */
+export function subjectOf(e: Examined, c: TypedCandidate): '' | 'self' | 'other' {
+  if (!c.traits.isDuration) return '';
+  const found = subjectBefore(e, c) ?? subjectAfter(e, c);
+  if (found === undefined || !/\p{L}/u.test(found.head)) return '';
+  const { head, verb } = found;
+  const stems = contentStems(head);
+  const asked = [...e.ctx.query.weights].filter(([, w]) => w >= 0.8).map(([t]) => t);
+  const ownAsked = asksOwnLength(e.ctx.query);
+  // "shall automatically renew for successive periods of one (1) year": a renewal's length, not the term's.
+  if (RENEWS.test(verb) && !asked.some((t) => t.startsWith('renew'))) return 'other';
+  // A subject of no content words is the document itself ("This Agreement shall expire ..."), and
+  // one naming only a length is its length ("The initial term of this Agreement is 12 months"):
+  // the document's own length, asked when the question names nothing but a length.
+  if (stems.length === 0 && !DOCUMENT_NOUN.test(head)) return '';
+  if (stems.every((t) => LENGTH_STEM.test(t)) && ownAsked) return 'self';
+  if (stems.length === 0) return 'other';
+  return stems.some((t) => asked.includes(t)) ? 'self' : 'other';
+}
+const RENEWS = /^renew(?:s|ed)?$/;
+
+/** The head of a sentence's subject, and the verb whose subject it is. */
+interface Subject {
+  head: string;
+  verb: string;
+}
+
+const bareWord = (w: string) => w.toLowerCase().replace(/[^\p{L}]/gu, '');
+
+/** The words of a text unit before (or after) a candidate, as printed. */
+function unitWords(e: Examined, c: TypedCandidate, side: 'before' | 'after'): string[] {
+  const page = e.ctx.index.doc.pages[c.at.page]!;
+  const ids = side === 'before' ? c.at.unit.words.slice(0, c.at.from) : c.at.unit.words.slice(c.at.to + 1);
+  return ids.map((w) => page.words[w]?.text ?? '');
+}
+
+/** The head of the subject of the verb a length follows ("shall remain in effect for 5 years"). */
+function subjectBefore(e: Examined, c: TypedCandidate): Subject | undefined {
+  const words = unitWords(e, c, 'before');
+  let i = words.length - 1;
+  while (i >= 0 && words.length - i <= 12 && !SUBJECT_VERB.test(bareWord(words[i]!))) {
+    if (/[,.;:]$/.test(words[i]!)) return undefined;
+    i--;
+  }
+  if (i < 0 || !SUBJECT_VERB.test(bareWord(words[i]!))) return undefined;
+  const verb = bareWord(words[i]!);
+  // Back over its auxiliaries and adverbs ("shall automatically expire"), then its subject up to
+  // the clause's start.
+  while (i >= 0 && (SUBJECT_VERB.test(bareWord(words[i]!)) || /ly$/.test(bareWord(words[i]!)))) i--;
+  const subject: string[] = [];
+  for (; i >= 0; i--) {
+    const w = words[i]!;
+    if (/[,.;:]$/.test(w)) break;
+    // A subject joined to another ("The terms of this Agreement and all obligations thereof") or
+    // a verb joined to another ("will terminate and no longer be"): whose length it is, is not read.
+    if (CLAUSE_OPENER.test(bareWord(w)) || SUBJECT_VERB.test(bareWord(w))) return undefined;
+    subject.unshift(w);
+  }
+  // A heading run into the sentence ("4. CONFIDENTIALITY PERIOD The obligations of ..."): the
+  // subject starts at its determiner.
+  const opens = subject.findIndex(
+    (w, k) => k > 0 && /^(?:The|This|Each|Either|Neither|Any|All|Such)$/.test(w),
+  );
+  const own = withoutAsides(
+    opens > 0 && subject.slice(0, opens).every((w) => !/\p{Ll}/u.test(w)) ? subject.slice(opens) : subject,
+  );
+  return own.length <= 8 ? { head: headOf(own), verb } : undefined;
+}
+
+/** Words outside parentheses: '(the "Initial Term")' defines a subject, it is no part of it. */
+function withoutAsides(words: readonly string[]): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  for (const w of words) {
+    if (w.startsWith('(')) depth++;
+    if (depth === 0) out.push(w);
+    if (w.endsWith(')') || w.endsWith(')"') || w.endsWith(')”')) depth = Math.max(0, depth - 1);
+  }
+  return out;
+}
+
+/** A length in a clause put first ("for twelve months thereafter, neither party shall ..."): the subject after it. */
+function subjectAfter(e: Examined, c: TypedCandidate): Subject | undefined {
+  const words = unitWords(e, c, 'after');
+  const comma = words.slice(0, 10).findIndex((w) => /,$/.test(w));
+  if (comma < 0 || words.slice(0, comma + 1).some((w) => /[.;:]$/.test(w))) return undefined;
+  const subject: string[] = [];
+  for (const w of words.slice(comma + 1, comma + 9)) {
+    if (SUBJECT_VERB.test(bareWord(w))) return { head: headOf(subject), verb: bareWord(w) };
+    if (/[,.;:]$/.test(w) || CLAUSE_OPENER.test(bareWord(w))) return undefined;
+    subject.push(w);
+  }
+  return undefined;
+}
+
+/** A subject's head and its "of" complements: "under this Agreement" qualifies it, names nothing. */
+function headOf(subject: readonly string[]): string {
+  const cut = subject.findIndex((w) => SUBJECT_BREAK.test(bareWord(w)));
+  return (cut < 0 ? subject : subject.slice(0, cut)).join(' ');
+}
+const SUBJECT_VERB =
+  /^(?:shall|will|must|may|is|are|was|were|be|remains?|continues?|expires?|survives?|lasts?|terminates?|runs?|commences?|begins?|ends?|renews?)$/;
+/** Words after which a subject's head is qualified, not named: "under this Agreement", "in respect of". */
+const SUBJECT_BREAK = /^(?:under|in|for|to|with|by|from|on|at|pursuant|hereunder|herein)$/;
+/** Words that open a clause: the subject of the verb follows them. */
+const CLAUSE_OPENER =
+  /^(?:and|but|or|unless|if|that|which|where|when|whereas|upon|after|before|until|provided)$/;
+/** A subject naming the document itself ("This Agreement"), which no content word does. */
+const DOCUMENT_NOUN = /\b(?:agreement|contract|nda)\b/i;
+/** Stems that name a length of time, not whose it is. */
+const LENGTH_STEM =
+  /^(?:term|period|durat|length|time|month|year|week|day|last|long|run|valid|effect|forc|fix|remain|initi|renew|itself)/;
+
+/**
+ * Asked for the length of one thing ("the term of this agreement"), and some clause states a
+ * length whose sentence is about that thing: lengths of clauses about something else (the
+ * obligations of confidentiality) rank after every other candidate.
+ */
+function ownSubjectFirst(e: Examined): Scored[] {
+  const subjects = e.scored.map((s) => subjectOf(e, s.cand));
+  if (!subjects.includes('self') || !subjects.includes('other')) return e.scored;
+  return [
+    ...e.scored.filter((_, i) => subjects[i] !== 'other'),
+    ...e.scored.filter((_, i) => subjects[i] === 'other'),
+  ];
+}
+
+/**
+ * A date written as another document's ("parties to a Master Services Agreement dated as of
+ * 15 March 2026"): the date of that agreement, which the question about this document does not ask.
+ */
+function datesAnotherDocument(e: Examined, c: TypedCandidate): boolean {
+  const before = unitWords(e, c, 'before').slice(-10);
+  const at = before.findLastIndex((w) => /^dated$/i.test(w));
+  if (at < 0 || before.length - at > 3) return false;
+  const owner: string[] = [];
+  for (let i = at - 1; i >= 0 && owner.length < 6; i--) {
+    if (/[,.;:)]$/.test(before[i]!)) break;
+    owner.unshift(before[i]!);
+  }
+  // "this Agreement dated ..." is this document.
+  if (owner.some((w) => /^(?:this|these|present)$/i.test(w))) return false;
+  if (!owner.some((w) => OTHER_DOCUMENT.test(w))) return false;
+  // Named apart by a definition of its own ('(the "Master Services Agreement")'); one defining it
+  // as "the Agreement" makes it the agreement the document is about (an amendment's).
+  const after = unitWords(e, c, 'after').slice(0, 8).join(' ');
+  const defined = /\(\s*(?:the\s+)?["“']([^"”']+)["”']\s*\)/i.exec(after)?.[1];
+  return defined !== undefined && !/^(?:agreement|contract|lease)$/i.test(defined.trim());
+}
+const OTHER_DOCUMENT = /^(?:agreement|contract|lease|order|deed|plan|letter|amendment|memorandum)s?$/i;
+
+function anotherDocumentsDatesLast(e: Examined): Scored[] {
+  if (e.ctx.query.kind !== 'date') return e.scored;
+  const other = e.scored.map((s) => datesAnotherDocument(e, s.cand));
+  if (!other.includes(true)) return e.scored;
+  return [...e.scored.filter((_, i) => !other[i]), ...e.scored.filter((_, i) => other[i])];
+}
+
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
-const answering = (e: Examined): Examined => ({ ...e, scored: personsFirst(selfCountedFirst(e.scored)) });
+const answering = (e: Examined): Examined => ({
+  ...e,
+  scored: anotherDocumentsDatesLast({
+    ...e,
+    scored: ownSubjectFirst({ ...e, scored: personsFirst(selfCountedFirst(e.scored)) }),
+  }),
+});
 
 /** Pages read closely: retrieval picks the few most about the question, and the first page. */
 const PAGES_READ = 4;
@@ -471,9 +641,18 @@ function examineTerms(
   model: ScorerModel,
   read: (e: Examined) => Examined = (e) => e,
 ): { e: Examined; decision: number } {
-  const e = withoutNotices(read(examine(column, query, doc, model)));
+  const read0 = withoutNotices(read(examine(column, query, doc, model)));
+  const e = withoutOthersLengths(read0);
   const terms = { ...e, scored: e.scored.filter((s) => termIn(e, s) !== undefined) };
-  return { e: terms, decision: decided(e, model).decision };
+  // Whether a length is stated is decided on the ranking as the scorer read it, or without the
+  // lengths of other things when that reads surer; when every length is another thing's, the
+  // document states none.
+  const none = terms.scored.length === 0 && read0.scored.some((s) => termIn(read0, s) !== undefined);
+  const decision = Math.max(
+    decided(read0, model).decision,
+    decided(withoutOthersLengths(read0, false), model).decision,
+  );
+  return { e: terms, decision: none ? 0 : decision };
 }
 
 /**
@@ -488,6 +667,28 @@ function withoutNotices(e: Examined): Examined {
     scored: e.scored.filter((s) => !(s.cand.traits.isDuration && isNoticePeriod(e.ctx.index, s.cand))),
   };
 }
+
+/**
+ * Asked for the document's own length ("the term of this agreement", "Term in months"): a length
+ * its sentence gives something else ("The obligations of confidentiality ... shall remain in
+ * effect for 3 years") is not it. An agreement that states only how long its secrecy lasts
+ * states no term.
+ */
+function withoutOthersLengths(e: Examined, anchored = true): Examined {
+  if (!asksOwnLength(e.ctx.query)) return e;
+  const others = e.scored.filter(
+    (s) => subjectOf(e, s.cand) === 'other' || (anchored && s.x[AT.anchorOther!] === 1),
+  );
+  // A longer reading holding such a length (its whole sentence) is that length too.
+  const taken = new Set(others.flatMap((s) => wordKeysOf(s.cand)));
+  return { ...e, scored: e.scored.filter((s) => !wordKeysOf(s.cand).some((k) => taken.has(k))) };
+}
+
+/** A question naming nothing but a length ("the term of this agreement", "Term in months"). */
+const asksOwnLength = (query: Query) => query.terms.length > 0 && query.terms.every((t) => LENGTH_STEM.test(t));
+
+const wordKeysOf = (c: TypedCandidate): string[] =>
+  c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
 const noticeAsked = (e: Examined) => (e.ctx.query.weights.get(NOTICE) ?? 0) >= 0.8;
 
@@ -514,7 +715,7 @@ export function answerDocument(
       ? durationAnswer(column, query, doc, model)
       : type === 'boolean'
         ? existenceAnswer(query, doc, model)
-        : type === 'text_quote' && HOW_LONG.test(query.prompt)
+        : type === 'text_quote' && (HOW_LONG.test(query.prompt) || query.kind === 'duration')
           ? lengthAnswer(column, query, doc, model)
           : null;
   if (byValue) return byValue;
