@@ -281,6 +281,23 @@ function anotherDocumentsDatesLast(e: Examined): Scored[] {
   return [...e.scored.filter((_, i) => !other[i]), ...e.scored.filter((_, i) => other[i])];
 }
 
+/**
+ * A question offering two alternatives and saying which is a yes ("Mutual or one-way? (true if
+ * mutual)", "Refund or sale? (true if refund)"): a clause naming one of them and not the other
+ * answers it ("This Agreement is one-way: ..." is a no), whatever else it says.
+ */
+function alternativeNamed(prompt: string, clause: string): boolean | undefined {
+  const m = /^\s*(.+?)\s+or\s+(.+?)\s*\?\s*\(\s*(?:true|yes)\s+if\s+(.+?)\s*\)\s*$/i.exec(prompt);
+  if (!m) return undefined;
+  const [a, b, yes] = [m[1]!, m[2]!, m[3]!].map((w) => w.toLowerCase());
+  if (yes !== a && yes !== b) return undefined;
+  const says = (w: string) => new RegExp(`(?<![\\p{L}-])${escapeRegExp(w)}(?![\\p{L}-])`, 'iu').test(clause);
+  const [saysA, saysB] = [says(a!), says(b!)];
+  if (saysA === saysB) return undefined;
+  return saysA ? yes === a : yes === b;
+}
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
 const answering = (e: Examined): Examined => ({
   ...e,
@@ -642,16 +659,15 @@ function examineTerms(
   read: (e: Examined) => Examined = (e) => e,
 ): { e: Examined; decision: number } {
   const read0 = withoutNotices(read(examine(column, query, doc, model)));
-  const e = withoutOthersLengths(read0);
+  const own = withoutOthersLengths(read0);
+  const e = { ...own, scored: ownSubjectFirst(own) };
   const terms = { ...e, scored: e.scored.filter((s) => termIn(e, s) !== undefined) };
   // Whether a length is stated is decided on the ranking as the scorer read it, or without the
   // lengths of other things when that reads surer; when every length is another thing's, the
   // document states none.
   const none = terms.scored.length === 0 && read0.scored.some((s) => termIn(read0, s) !== undefined);
-  const decision = Math.max(
-    decided(read0, model).decision,
-    decided(withoutOthersLengths(read0, false), model).decision,
-  );
+  const filtered = decided(withoutOthersLengths(read0, false), model).decision;
+  const decision = Math.max(decided(read0, model).decision, filtered);
   return { e: terms, decision: none ? 0 : decision };
 }
 
@@ -685,7 +701,8 @@ function withoutOthersLengths(e: Examined, anchored = true): Examined {
 }
 
 /** A question naming nothing but a length ("the term of this agreement", "Term in months"). */
-const asksOwnLength = (query: Query) => query.terms.length > 0 && query.terms.every((t) => LENGTH_STEM.test(t));
+const asksOwnLength = (query: Query) =>
+  query.terms.length > 0 && query.terms.every((t) => LENGTH_STEM.test(t));
 
 const wordKeysOf = (c: TypedCandidate): string[] =>
   c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
@@ -732,14 +749,18 @@ export function answerDocument(
         model.polarity,
         model.polarityFeatures.map((f) => inputs[f] ?? 0),
       );
-      const value = pYes >= 0.5;
+      // "Mutual or one-way? (true if mutual)": the clause naming one of the two alternatives answers.
+      const named = top ? alternativeNamed(query.prompt, top.cand.text) : undefined;
+      const value = named ?? pYes >= 0.5;
       // Yes or no, the answer rests on the clause most about the question.
       const citations = top ? cite(e, top.cand) : fallbackCitation(e);
       return {
         status: 'SUCCESS',
         value: { type, value },
         citations,
-        confidence: round3(value ? pYes : 1 - pYes),
+        confidence: round3(
+          named === undefined ? (value ? pYes : 1 - pYes) : Math.max(0.5, value ? pYes : 1 - pYes),
+        ),
         score: top?.p ?? 0,
         empty: false,
       };
