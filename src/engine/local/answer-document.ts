@@ -186,9 +186,10 @@ function subjectBefore(e: Examined, c: TypedCandidate): Subject | undefined {
   const opens = subject.findIndex(
     (w, k) => k > 0 && /^(?:The|This|Each|Either|Neither|Any|All|Such)$/.test(w),
   );
-  const own = withoutAsides(
-    opens > 0 && subject.slice(0, opens).every((w) => !/\p{Ll}/u.test(w)) ? subject.slice(opens) : subject,
-  );
+  // A heading is in capitals or title case ("4. Duration of Confidentiality").
+  const heading = (words: readonly string[]) =>
+    words.every((w) => !/\p{Ll}/u.test(w) || /^\p{Lu}/u.test(w) || /^(?:of|and|or|the|for|to|in|on)$/.test(w));
+  const own = withoutAsides(opens > 0 && heading(subject.slice(0, opens)) ? subject.slice(opens) : subject);
   return own.length <= 8 ? { head: headOf(own), verb } : undefined;
 }
 
