@@ -139,8 +139,10 @@ export function subjectOf(e: Examined, c: TypedCandidate): '' | 'self' | 'other'
   // the document's own length, asked when the question names nothing but a length.
   if (stems.length === 0 && !DOCUMENT_NOUN.test(head)) return '';
   if (stems.every((t) => LENGTH_STEM.test(t)) && ownAsked) return 'self';
-  if (stems.length === 0) return 'other';
-  return stems.some((t) => asked.includes(t)) ? 'self' : 'other';
+  // Whose it is, or what is done in it: "Company shall pay each invoice within ten days" is the payment period.
+  const doing = contentStems(found.predicate);
+  if ([...stems, ...doing].some((t) => asked.includes(t))) return 'self';
+  return 'other';
 }
 const RENEWS = /^renew(?:s|ed)?$/;
 
@@ -148,6 +150,8 @@ const RENEWS = /^renew(?:s|ed)?$/;
 interface Subject {
   head: string;
   verb: string;
+  /** The words from the verb to the length. */
+  predicate: string;
 }
 
 const bareWord = (w: string) => w.toLowerCase().replace(/[^\p{L}]/gu, '');
@@ -169,6 +173,8 @@ function subjectBefore(e: Examined, c: TypedCandidate): Subject | undefined {
   }
   if (i < 0 || !SUBJECT_VERB.test(bareWord(words[i]!))) return undefined;
   const verb = bareWord(words[i]!);
+  // What the subject does until the length ("shall pay each undisputed invoice within").
+  const predicate = words.slice(i + 1).join(' ');
   // Back over its auxiliaries and adverbs ("shall automatically expire"), then its subject up to
   // the clause's start.
   while (i >= 0 && (SUBJECT_VERB.test(bareWord(words[i]!)) || /ly$/.test(bareWord(words[i]!)))) i--;
@@ -190,7 +196,7 @@ function subjectBefore(e: Examined, c: TypedCandidate): Subject | undefined {
   const heading = (words: readonly string[]) =>
     words.every((w) => !/\p{Ll}/u.test(w) || /^\p{Lu}/u.test(w) || /^(?:of|and|or|the|for|to|in|on)$/.test(w));
   const own = withoutAsides(opens > 0 && heading(subject.slice(0, opens)) ? subject.slice(opens) : subject);
-  return own.length <= 8 ? { head: headOf(own), verb } : undefined;
+  return own.length <= 8 ? { head: headOf(own), verb, predicate } : undefined;
 }
 
 /** Words outside parentheses: '(the "Initial Term")' defines a subject, it is no part of it. */
@@ -212,7 +218,7 @@ function subjectAfter(e: Examined, c: TypedCandidate): Subject | undefined {
   if (comma < 0 || words.slice(0, comma + 1).some((w) => /[.;:]$/.test(w))) return undefined;
   const subject: string[] = [];
   for (const w of words.slice(comma + 1, comma + 9)) {
-    if (SUBJECT_VERB.test(bareWord(w))) return { head: headOf(subject), verb: bareWord(w) };
+    if (SUBJECT_VERB.test(bareWord(w))) return { head: headOf(subject), verb: bareWord(w), predicate: '' };
     if (/[,.;:]$/.test(w) || CLAUSE_OPENER.test(bareWord(w))) return undefined;
     subject.push(w);
   }
