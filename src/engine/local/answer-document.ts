@@ -129,7 +129,9 @@ export function subjectOf(e: Examined, c: TypedCandidate): '' | 'self' | 'other'
   const found = subjectBefore(e, c) ?? subjectAfter(e, c);
   if (found === undefined || !/\p{L}/u.test(found.head)) return '';
   const { head, verb } = found;
-  const stems = contentStems(head);
+  // "The obligations of this Agreement last for five (5) years": what the document binds lasts
+  // as long as the document does.
+  const stems = OF_DOCUMENT.test(head) ? [] : contentStems(head);
   const asked = [...e.ctx.query.weights].filter(([, w]) => w >= 0.8).map(([t]) => t);
   const ownAsked = asksOwnLength(e.ctx.query);
   // "shall automatically renew for successive periods of one (1) year": a renewal's length, not the term's.
@@ -194,7 +196,9 @@ function subjectBefore(e: Examined, c: TypedCandidate): Subject | undefined {
   );
   // A heading is in capitals or title case ("4. Duration of Confidentiality").
   const heading = (words: readonly string[]) =>
-    words.every((w) => !/\p{Ll}/u.test(w) || /^\p{Lu}/u.test(w) || /^(?:of|and|or|the|for|to|in|on)$/.test(w));
+    words.every(
+      (w) => !/\p{Ll}/u.test(w) || /^\p{Lu}/u.test(w) || /^(?:of|and|or|the|for|to|in|on)$/.test(w),
+    );
   const own = withoutAsides(opens > 0 && heading(subject.slice(0, opens)) ? subject.slice(opens) : subject);
   return own.length <= 8 ? { head: headOf(own), verb, predicate } : undefined;
 }
@@ -237,6 +241,8 @@ const SUBJECT_BREAK = /^(?:under|in|for|to|with|by|from|on|at|pursuant|hereunder
 /** Words that open a clause: the subject of the verb follows them. */
 const CLAUSE_OPENER =
   /^(?:and|but|or|unless|if|that|which|where|when|whereas|upon|after|before|until|provided)$/;
+/** A subject belonging to the document itself ("The obligations of this Agreement"). */
+const OF_DOCUMENT = /\bof\s+(?:this|the)\s+(?:agreement|contract|nda)\b/i;
 /** A subject naming the document itself ("This Agreement"), which no content word does. */
 const DOCUMENT_NOUN = /\b(?:agreement|contract|nda)\b/i;
 /** Stems that name a length of time, not whose it is. */
@@ -277,7 +283,9 @@ function datesAnotherDocument(e: Examined, c: TypedCandidate): boolean {
   // as "the Agreement" makes it the agreement the document is about (an amendment's).
   const after = unitWords(e, c, 'after').slice(0, 8).join(' ');
   const defined = /\(\s*(?:the\s+)?["“']([^"”']+)["”']\s*\)/i.exec(after)?.[1];
-  return defined !== undefined && !/^(?:agreement|contract|lease)$/i.test(defined.trim());
+  if (defined === undefined || /^(?:agreement|contract|lease)$/i.test(defined.trim())) return false;
+  // Asked about that agreement by its own name ("When is the Supply Agreement dated?"), it is the answer.
+  return !contentStems(defined).some((t) => e.ctx.query.terms.includes(t));
 }
 const OTHER_DOCUMENT = /^(?:agreement|contract|lease|order|deed|plan|letter|amendment|memorandum)s?$/i;
 
