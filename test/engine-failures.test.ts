@@ -3511,4 +3511,91 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(looseIncludes(String(law.value?.value), street), show(law)).toBe(false);
     expectQuotesWritten(law, leaseId, [lease], 'state');
   });
+
+  // An agreement states how long its secrecy lasts and how long a restraint runs after its term,
+  // and maybe its own term: whose length a clause gives is read from the sentence's subject.
+  /** An NDA whose confidentiality obligations last `secrecyYears`; its own term, when given, `termYears`. */
+  function ndaLines(rng: Rng, secrecyYears: number, termYears: number | null, mutual: boolean) {
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    const written = (n: number) => `${numberWords(n)} (${n}) years`;
+    const lines = [
+      `${mutual ? 'MUTUAL' : 'UNILATERAL'} NON-DISCLOSURE AGREEMENT`,
+      `This Agreement is made between ${a} and ${b}.`,
+      mutual
+        ? 'This Agreement is mutual: each party may disclose Confidential Information to the other.'
+        : `This Agreement is one-way: only ${a} will disclose Confidential Information under it.`,
+      '1. Use. The receiving party shall use the Confidential Information only to evaluate a possible transaction.',
+      `2. ${rng.pick(['Confidentiality Period', 'Duration of Confidentiality', 'Survival'])}. The obligations of confidentiality under this Agreement shall remain in effect for ${written(secrecyYears)} from the date of this Agreement.`,
+      `3. Non-Solicitation. During the term of this Agreement and for ${rng.pick(['twelve', 'eighteen', 'six'])} months thereafter, neither party shall solicit for employment any employee of the other party.`,
+      ...(termYears === null
+        ? []
+        : [
+            `4. Term. This Agreement shall automatically expire ${written(termYears)} after the Effective Date, unless the parties extend it in writing.`,
+          ]),
+      `5. Governing Law. This Agreement is governed by the laws of the State of ${rng.pick(STATES)}.`,
+    ].flatMap((l) => wrap(l));
+    return { lines, secrecy: written(secrecyYears), term: termYears === null ? null : written(termYears) };
+  }
+
+  it(`2.2 text_quote, number, boolean / 2.4: an NDA's term is its own length, not how long its secrecy or a restraint lasts (seed ${SEED})`, async () => {
+    const rng = rngFor('nda term or secrecy');
+    const secrecyYears = rng.int(2, 9);
+    let termYears = rng.int(1, 9);
+    while (termYears === secrecyYears) termYears = rng.int(1, 9);
+    const withTerm = ndaLines(rng, secrecyYears, termYears, rng.chance(0.5));
+    const noTerm = ndaLines(rng, secrecyYears, null, rng.chance(0.5));
+    const ids = [
+      await upload(await makeTextPdf([withTerm.lines], { fontSize: FONT_SIZE }), 'nda-term.pdf'),
+      await upload(await makeTextPdf([noTerm.lines], { fontSize: FONT_SIZE }), 'nda-no-term.pdf'),
+    ];
+    const term = await answers(ids, {
+      prompt: 'What is the term of this agreement?',
+      outputType: 'text_quote',
+    });
+    const months = await answers(ids, { prompt: 'Term in months', outputType: 'number' });
+    const stated = await answers(ids, {
+      prompt: 'Is a term of the agreement stated?',
+      outputType: 'boolean',
+    });
+    const secrecy = await answers(ids, {
+      prompt: 'How long do the confidentiality obligations last?',
+      outputType: 'text_quote',
+    });
+    // With a term: the term, in words and in months, cited where it is written.
+    expect(term[0]!.value, show(term[0]!)).toEqual({ type: 'text_quote', value: withTerm.term });
+    expect(months[0]!.value, show(months[0]!)).toEqual({ type: 'number', value: termYears * 12 });
+    expect(stated[0]!.value, show(stated[0]!)).toEqual({ type: 'boolean', value: true });
+    for (const cell of [term[0]!, months[0]!, stated[0]!])
+      expect(collapse(String((cell.citations as Json[])[0]?.quote)), show(cell)).toContain(withTerm.term!);
+    // Without one: none, though the secrecy period and the restraint are lengths of time.
+    expect(term[1]!.value, show(term[1]!)).toEqual({ type: 'text_quote', value: null });
+    expect(months[1]!.value, show(months[1]!)).toEqual({ type: 'number', value: null });
+    expect(stated[1]!.value, show(stated[1]!)).toEqual({ type: 'boolean', value: false });
+    expect((stated[1]!.citations as Json[]).length, show(stated[1]!)).toBeGreaterThan(0);
+    // The secrecy period is the one asked for in its own words, with or without a term beside it.
+    for (const [i, nda] of [withTerm, noTerm].entries()) {
+      expect(secrecy[i]!.value, show(secrecy[i]!)).toEqual({ type: 'text_quote', value: nda.secrecy });
+      expectQuotesWritten(secrecy[i]!, ids[i]!, [nda.lines], 'secrecy period');
+    }
+  });
+
+  it(`2.2 boolean / 2.4: "Mutual or one-way? (true if mutual)" is answered by the clause naming one of the two (seed ${SEED})`, async () => {
+    const rng = rngFor('mutual or one-way');
+    const ndas = [true, false].map((mutual) => ({ mutual, ...ndaLines(rng, rng.int(2, 9), null, mutual) }));
+    const ids: string[] = [];
+    for (const [i, nda] of ndas.entries())
+      ids.push(await upload(await makeTextPdf([nda.lines], { fontSize: FONT_SIZE }), `nda-${i}.pdf`));
+    const cells = await answers(ids, {
+      prompt: 'Mutual or one-way? (true if mutual)',
+      outputType: 'boolean',
+    });
+    for (const [i, nda] of ndas.entries()) {
+      expect(cells[i]!.value, show(cells[i]!)).toEqual({ type: 'boolean', value: nda.mutual });
+      expect(collapse(String((cells[i]!.citations as Json[])[0]?.quote)), show(cells[i]!)).toMatch(
+        nda.mutual ? /\bmutual\b/i : /\bone-way\b/i,
+      );
+      expect(cells[i]!.confidence as number, show(cells[i]!)).toBeGreaterThanOrEqual(0.5);
+      expectQuotesWritten(cells[i]!, ids[i]!, [nda.lines], 'mutual');
+    }
+  });
 });
