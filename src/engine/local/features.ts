@@ -188,7 +188,6 @@ const KINDS = ['duration', 'date', 'money', 'identifier', 'entity', 'place', 'sp
  */
 const PLACE_ASPECTS = ['vertical', 'horizontal', 'size', 'page', 'caption'] as const;
 
-const COMPANY_WORD = /\b(?:company|firm|business|store|shop|provider|supplier|vendor|merchant)\b/i;
 const PERSON_ASKED = /\b(?:person|persons|people|individual|individuals)\b/i;
 const COMPANY_TOO = /\b(?:compan(?:y|ies)|organi[sz]ations?|entit(?:y|ies)|part(?:y|ies))\b/i;
 
@@ -1070,12 +1069,9 @@ export function featuresOf(
   set('personShape', person);
   // Who is asked for: a person or a group, by the question's words and its noun in the lexicon.
   const asksWho = /\bwho(?:m|se)?\b|\bperson\b/i.test(query.prompt) || query.asks === 'person' ? 1 : 0;
-  // "Which activity is the business registered for?" asks for an activity, not the business.
-  const named = /^\s*(?:which|what)\s+([a-z]{3,})\b/i.exec(query.prompt)?.[1];
   const asksCompany =
-    COMPANY_WORD.test(
-      named && !/^(?:is|are|was|were|does|did|kind|type|sort)$/i.test(named) ? named : query.prompt,
-    ) || query.asks === 'group'
+    /\b(?:company|firm|business|store|shop|provider|supplier|vendor|merchant)\b/i.test(query.prompt) ||
+    query.asks === 'group'
       ? 1
       : 0;
   set('qWho*orgSuffix', asksWho * (c.traits.orgSuffix ?? 0));

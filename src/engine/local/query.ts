@@ -228,17 +228,12 @@ export function analyzeQuery(prompt: string): Query {
   }
   // Outside parentheses and stopwords ("this" is no person, "the party" is), nor abbreviations
   // ("Re", a god in the lexicon, heads a subject line).
-  // "Which activity is the business registered for?" asks for an activity: the noun after
-  // "which" or "what" names what is asked, whatever party the rest of the question names.
-  const named = /^\s*(?:which|what)\s+([a-z]{3,})\b/.exec(head)?.[1];
   const asks = ACT_ASKED.test(core)
     ? null
-    : named && !STOPWORDS.has(named)
-      ? (nounKind(named) ?? null)
-      : (rawTokens(head.replace(QUALIFYING_PARTY, '$1'))
-          .filter((w) => w.length > 2 && !STOPWORDS.has(w))
-          .map(nounKind)
-          .find((k) => k !== undefined) ?? null);
+    : (rawTokens(head.replace(QUALIFYING_PARTY, '$1'))
+        .filter((w) => w.length > 2 && !STOPWORDS.has(w))
+        .map(nounKind)
+        .find((k) => k !== undefined) ?? null);
   const role = askedSide(core.replace(ruledOut, ' '), ruledOutWords.join(' '));
   // The side a question asks for makes its answer a party only when the party is what is asked:
   // "the restrictions on the tenant" asks for restrictions.
