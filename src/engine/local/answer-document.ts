@@ -666,6 +666,13 @@ function termIn(e: Examined, s: Scored) {
  * the answerability model learned on whole rankings, and one stripped of its rivals looked
  * stated. (Decided on the terms alone, dev agreements stating no term answered 12 months.)
  */
+/**
+ * How likely a length is stated where every length written is another thing's: as unlikely as a
+ * search reads at its weakest, not 0, which the existence calibration (a logistic fit on its logit)
+ * would read as an outlier: with 0, a retrain's fit flattened from 1.69 to 0.55.
+ */
+const NONE_STATED = 0.01;
+
 function examineTerms(
   column: EngineColumn,
   query: Query,
@@ -683,7 +690,7 @@ function examineTerms(
   const none = terms.scored.length === 0 && read0.scored.some((s) => termIn(read0, s) !== undefined);
   const filtered = decided(withoutOthersLengths(read0, false), model).decision;
   const decision = Math.max(decided(read0, model).decision, filtered);
-  return { e: terms, decision: none ? 0 : decision };
+  return { e: terms, decision: none ? Math.min(decision, NONE_STATED) : decision };
 }
 
 /**
