@@ -568,7 +568,7 @@ function durationAnswer(
 ): DocumentAnswer | null {
   const unit = query.unit;
   if (query.kind !== 'duration' || !unit || unit === 'percent') return null;
-  const { e, decision } = examineTerms(
+  const { e, decision, read } = examineTerms(
     { ...column, outputType: 'text_quote', config: null },
     query,
     doc,
@@ -577,11 +577,11 @@ function durationAnswer(
   const m = model.groups[e.group];
   // No length of time written anywhere: nothing states how long. (A bare figure under a
   // caption such as "Term (months)" is missed; the number reader answered page numbers.)
-  if (e.scored.length === 0) return empty('number', m, 0, e);
+  if (e.scored.length === 0) return empty('number', m, read ?? 0, e);
   const sole = decision < m.threshold ? soleOwnPeriod(e) : undefined;
   const top = sole ?? e.scored[0]!;
   const d = termIn(e, top);
-  if (!d || (decision < m.threshold && !sole)) return empty('number', m, decision, e);
+  if (!d || (decision < m.threshold && !sole)) return empty('number', m, read ?? decision, e);
   return {
     status: 'SUCCESS',
     value: { type: 'number', value: durationIn(d.value, unit) },
@@ -609,12 +609,12 @@ function lengthAnswer(
   doc: EngineDocument,
   model: ScorerModel,
 ): DocumentAnswer {
-  const { e, decision } = examineTerms(column, query, doc, model, answering);
+  const { e, decision, read } = examineTerms(column, query, doc, model, answering);
   const m = model.groups[e.group];
   const sole = decision < m.threshold ? soleOwnPeriod(e) : undefined;
   const top = sole ?? e.scored[0];
   const d = top && termIn(e, top);
-  if (!top || !d || (decision < m.threshold && !sole)) return empty('text_quote', m, decision, e);
+  if (!top || !d || (decision < m.threshold && !sole)) return empty('text_quote', m, read ?? decision, e);
   return {
     status: 'SUCCESS',
     value: { type: 'text_quote', value: d.text },
@@ -679,7 +679,7 @@ function examineTerms(
   doc: EngineDocument,
   model: ScorerModel,
   read: (e: Examined) => Examined = (e) => e,
-): { e: Examined; decision: number } {
+): { e: Examined; decision: number; read?: number } {
   const read0 = withoutNotices(read(examine(column, query, doc, model)));
   const own = withoutOthersLengths(read0);
   const e = { ...own, scored: ownSubjectFirst(own) };
@@ -690,7 +690,11 @@ function examineTerms(
   const none = terms.scored.length === 0 && read0.scored.some((s) => termIn(read0, s) !== undefined);
   const filtered = decided(withoutOthersLengths(read0, false), model).decision;
   const decision = Math.max(decided(read0, model).decision, filtered);
-  return { e: terms, decision: none ? Math.min(decision, NONE_STATED) : decision };
+  // The null's confidence still reads the ranking as the scorer did: whose a length is, is read
+  // from a sentence's words and can be misread (dev: 4 of 6 such nulls right).
+  return none
+    ? { e: terms, decision: Math.min(decision, NONE_STATED), read: decision }
+    : { e: terms, decision };
 }
 
 /**
