@@ -124,7 +124,7 @@ function personsFirst<T extends { x: ArrayLike<number> }>(scored: T[]): T[] {
  * this Agreement shall remain in effect for 5 years" the obligations'. The subject is read up to
  * its verb, and only its head and "of" complements ("under this Agreement" qualifies it).
  */
-export function subjectOf(e: Examined, c: TypedCandidate): '' | 'self' | 'other' {
+function subjectOf(e: Examined, c: TypedCandidate): '' | 'self' | 'other' {
   if (!c.traits.isDuration) return '';
   const found = subjectBefore(e, c) ?? subjectAfter(e, c);
   if (found === undefined || !/\p{L}/u.test(found.head)) return '';
@@ -660,19 +660,19 @@ function termIn(e: Examined, s: Scored) {
 }
 
 /**
- * A text search for a length of time, among the candidates that hold one: a sentence about
- * the term ("does not renew at the end of the initial term") is no answer to how long it is.
- * Whether a term is stated at all is decided on every candidate, as "What is the term?" is:
- * the answerability model learned on whole rankings, and one stripped of its rivals looked
- * stated. (Decided on the terms alone, dev agreements stating no term answered 12 months.)
- */
-/**
  * How likely a length is stated where every length written is another thing's: as unlikely as a
  * search reads at its weakest, not 0, which the existence calibration (a logistic fit on its logit)
  * would read as an outlier: with 0, a retrain's fit flattened from 1.69 to 0.55.
  */
 const NONE_STATED = 0.01;
 
+/**
+ * A text search for a length of time, among the candidates that hold one: a sentence about
+ * the term ("does not renew at the end of the initial term") is no answer to how long it is.
+ * Whether a term is stated at all is decided on every candidate, as "What is the term?" is:
+ * the answerability model learned on whole rankings, and one stripped of its rivals looked
+ * stated. (Decided on the terms alone, dev agreements stating no term answered 12 months.)
+ */
 function examineTerms(
   column: EngineColumn,
   query: Query,
