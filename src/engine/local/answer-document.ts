@@ -1,5 +1,5 @@
 import { citeWords } from '../citations.ts';
-import { contentStems } from '../text/tokenize.ts';
+import { contentStems, escapeRegex } from '../text/tokenize.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { durationCandidates, durationIn } from './candidates.ts';
 import { indexFor } from './doc-index.ts';
@@ -20,7 +20,7 @@ import {
   valueKey,
   valueSides,
 } from './features.ts';
-import { listItems } from './list-items.ts';
+import { listItems, wordKeys } from './list-items.ts';
 import { calibrate, logit, type Platt, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
 import { nearbyOf } from './nearby.ts';
 import { captionShares } from './picture-owner.ts';
@@ -306,12 +306,11 @@ function alternativeNamed(prompt: string, clause: string): boolean | undefined {
   if (!m) return undefined;
   const [a, b, yes] = [m[1]!, m[2]!, m[3]!].map((w) => w.toLowerCase());
   if (yes !== a && yes !== b) return undefined;
-  const says = (w: string) => new RegExp(`(?<![\\p{L}-])${escapeRegExp(w)}(?![\\p{L}-])`, 'iu').test(clause);
+  const says = (w: string) => new RegExp(`(?<![\\p{L}-])${escapeRegex(w)}(?![\\p{L}-])`, 'iu').test(clause);
   const [saysA, saysB] = [says(a!), says(b!)];
   if (saysA === saysB) return undefined;
   return saysA ? yes === a : yes === b;
 }
-const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
 const answering = (e: Examined): Examined => ({
@@ -722,16 +721,13 @@ function withoutOthersLengths(e: Examined, anchored = true): Examined {
     (s) => subjectOf(e, s.cand) === 'other' || (anchored && s.x[AT.anchorOther!] === 1),
   );
   // A longer reading holding such a length (its whole sentence) is that length too.
-  const taken = new Set(others.flatMap((s) => wordKeysOf(s.cand)));
-  return { ...e, scored: e.scored.filter((s) => !wordKeysOf(s.cand).some((k) => taken.has(k))) };
+  const taken = new Set(others.flatMap((s) => wordKeys(s.cand)));
+  return { ...e, scored: e.scored.filter((s) => !wordKeys(s.cand).some((k) => taken.has(k))) };
 }
 
 /** A question naming nothing but a length ("the term of this agreement", "Term in months"). */
 const asksOwnLength = (query: Query) =>
   query.terms.length > 0 && query.terms.every((t) => LENGTH_STEM.test(t));
-
-const wordKeysOf = (c: TypedCandidate): string[] =>
-  c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
 const noticeAsked = (e: Examined) => (e.ctx.query.weights.get(NOTICE) ?? 0) >= 0.8;
 

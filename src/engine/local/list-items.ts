@@ -9,7 +9,7 @@ import type { Group, TypedCandidate } from './typed-candidates.ts';
 const SERIES_OPPOSED = FEATURES.indexOf('seriesOpposed');
 
 /** The page words a candidate is read from, as page:word keys. */
-const wordKeys = (c: TypedCandidate): string[] =>
+export const wordKeys = (c: TypedCandidate): string[] =>
   c.at.unit.words.slice(c.at.from, c.at.to + 1).map((w) => `${c.at.page}:${w}`);
 
 /**

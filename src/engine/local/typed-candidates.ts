@@ -1,5 +1,5 @@
 import type { OutputType } from '../../domain/columns.ts';
-import { contentStems, literalStems, STOPWORDS, stem } from '../text/tokenize.ts';
+import { contentStems, escapeRegex, literalStems, STOPWORDS, stem } from '../text/tokenize.ts';
 import type { Box, ColumnConfig, ScalarValue } from '../types.ts';
 import { antonymStems } from './antonyms.ts';
 import {
@@ -935,8 +935,6 @@ function dateCands(index: DocIndex, query: Query): TypedCandidate[] {
 }
 
 // ---------- categories ----------
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Currency signs name their ISO code: general typographic knowledge, like a lexicon. */
 const SIGN_OF: Record<string, string[]> = {

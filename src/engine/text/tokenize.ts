@@ -146,3 +146,6 @@ export function normalizeLoose(text: string): string {
     .replace(/[^A-Z0-9]+/g, ' ')
     .trim();
 }
+
+/** Text matched literally inside a regular expression. */
+export const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

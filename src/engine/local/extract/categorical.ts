@@ -1,3 +1,4 @@
+import { escapeRegex } from '../../text/tokenize.ts';
 import { scan } from '../candidates.ts';
 import {
   type Context,
@@ -8,8 +9,6 @@ import {
   type Option,
   positionPrior,
 } from './common.ts';
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Exactly one of the column's categories, returned verbatim as configured. */
 export function categoricalOptions(ctx: Context, categories: string[]): Option[] {
