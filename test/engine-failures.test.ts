@@ -1896,6 +1896,60 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const cell = await answer(id, { prompt: 'What items were bought?', outputType: 'list_scalar' });
     expectListOf(cell, names, id, [lines], 'receipt items');
   });
+  // A till roll shows a card's last digits behind a mask; a slip paid in cash shows none, though
+  // its shop's street number has four digits. A sales slip never says "refund"; a refund slip does.
+  it(`2.2 text_quote, boolean / 2.4: "Card ending in" is the digits behind the mask or null, and "Is this a refund?" is no on a slip that never says refund (seed ${SEED})`, async () => {
+    const rng = rngFor('card digits and refunds');
+    const slips = (['card', 'cash', 'refund'] as const).map((kind) => {
+      const digits = String(rng.int(0, 9999)).padStart(4, '0');
+      const total = (rng.int(500, 9_999) / 100).toFixed(2);
+      const placed: { x: number; top: number; text: string; size?: number }[] = [];
+      let top = 60;
+      const row = (left: string, right?: string) => {
+        placed.push({ x: 60, top, text: left });
+        if (right) placed.push({ x: 270, top, text: right });
+        top += 16;
+      };
+      placed.push({ x: 110, top, text: rng.pick(COMPANIES), size: 13 });
+      top += 28;
+      row(`${rng.int(1000, 9899)} ${rng.pick(STREETS)}`);
+      row(
+        `Date: ${String(rng.int(1, 28)).padStart(2, '0')}/0${rng.int(1, 9)}/2025 ${rng.int(10, 19)}:${rng.int(10, 59)}`,
+      );
+      row(`Receipt # R${rng.int(1_000_000, 9_999_999)}`, `Op ${rng.int(10, 99)}`);
+      if (kind === 'refund') row('*** REFUND ***');
+      row(rng.pick(GOODS), kind === 'refund' ? `-${total}` : total);
+      row(kind === 'refund' ? 'TOTAL REFUND' : 'TOTAL', kind === 'refund' ? `-USD ${total}` : `USD ${total}`);
+      row(
+        kind === 'cash' ? 'CASH' : `${rng.pick(['VISA CREDIT', 'MASTERCARD DEBIT'])} ****${digits}`,
+        `${total}`,
+      );
+      top += 12;
+      row(kind === 'refund' ? 'Refund issued to original tender' : 'Thank you for shopping with us!');
+      return { kind, digits, placed, lines: placed.map((p) => p.text) };
+    });
+    const ids: string[] = [];
+    for (const [i, slip] of slips.entries())
+      ids.push(await upload(makePlacedTextPdf([slip.placed]), `slip-${i}.pdf`));
+    const card = await answers(ids, { prompt: 'Card ending in', outputType: 'text_quote' });
+    const refund = await answers(ids, { prompt: 'Is this a refund?', outputType: 'boolean' });
+    const either = await answers(ids, { prompt: 'Refund or sale? (true if refund)', outputType: 'boolean' });
+    for (const [i, slip] of slips.entries()) {
+      const want = slip.kind === 'cash' ? null : slip.digits;
+      expect(card[i]!.value, `${slip.kind} ${show(card[i]!)}`).toEqual({ type: 'text_quote', value: want });
+      if (want)
+        expect(collapse(String((card[i]!.citations as Json[])[0]?.quote)), show(card[i]!)).toContain(want);
+      for (const cell of [refund[i]!, either[i]!]) {
+        expect(cell.value, `${slip.kind} ${show(cell)}`).toEqual({
+          type: 'boolean',
+          value: slip.kind === 'refund',
+        });
+        expect((cell.citations as Json[]).length, show(cell)).toBeGreaterThan(0);
+        expectQuotesWritten(cell, ids[i]!, [slip.lines], 'refund');
+      }
+      expectQuotesWritten(card[i]!, ids[i]!, [slip.lines], 'card digits');
+    }
+  });
   // A payslip's earnings and its deductions are two lists in one table: the heading row between
   // them ("Taxes & deductions", its figures column captioned instead of filled) ends the first.
   it(`2.2 list_scalar / 2.4: the earnings of a payslip end at the deductions heading below them (seed ${SEED})`, async () => {

@@ -1,5 +1,5 @@
 import { citeWords } from '../citations.ts';
-import { contentStems, escapeRegex } from '../text/tokenize.ts';
+import { contentStems, escapeRegex, literalStems, rawTokens, STOPWORDS } from '../text/tokenize.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { durationCandidates, durationIn } from './candidates.ts';
 import { indexFor } from './doc-index.ts';
@@ -23,9 +23,11 @@ import {
 import { listItems, wordKeys } from './list-items.ts';
 import { calibrate, logit, type Platt, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
 import { nearbyOf } from './nearby.ts';
+import { namesWriting } from './nouns.ts';
 import { captionShares } from './picture-owner.ts';
 import { analyzeQuery, existenceTarget, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
+import { relatedStems } from './synonyms.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
 /** One document's answer: what a fact holds, plus the score bundles reduce on. */
@@ -296,13 +298,16 @@ function anotherDocumentsDatesLast(e: Examined): Scored[] {
   return [...e.scored.filter((_, i) => !other[i]), ...e.scored.filter((_, i) => other[i])];
 }
 
+/** "A or B? (true if A)": the two alternatives and the one that is a yes. */
+const ALTERNATIVES = /^\s*(.+?)\s+or\s+(.+?)\s*\?\s*\(\s*(?:true|yes)\s+if\s+(.+?)\s*\)\s*$/i;
+
 /**
  * A question offering two alternatives and saying which is a yes ("Mutual or one-way? (true if
  * mutual)", "Refund or sale? (true if refund)"): a clause naming one of them and not the other
  * answers it ("This Agreement is one-way: ..." is a no), whatever else it says.
  */
 function alternativeNamed(prompt: string, clause: string): boolean | undefined {
-  const m = /^\s*(.+?)\s+or\s+(.+?)\s*\?\s*\(\s*(?:true|yes)\s+if\s+(.+?)\s*\)\s*$/i.exec(prompt);
+  const m = ALTERNATIVES.exec(prompt);
   if (!m) return undefined;
   const [a, b, yes] = [m[1]!, m[2]!, m[3]!].map((w) => w.toLowerCase());
   if (yes !== a && yes !== b) return undefined;
@@ -310,6 +315,50 @@ function alternativeNamed(prompt: string, clause: string): boolean | undefined {
   const [saysA, saysB] = [says(a!), says(b!)];
   if (saysA === saysB) return undefined;
   return saysA ? yes === a : yes === b;
+}
+
+/** What a document writes, as stems, page by page. */
+const writtenStems = new WeakMap<EngineDocument, Set<string>>();
+function stemsWritten(doc: EngineDocument): Set<string> {
+  let known = writtenStems.get(doc);
+  if (!known) {
+    known = new Set(doc.pages.flatMap((p) => literalStems(p.text)));
+    writtenStems.set(doc, known);
+  }
+  return known;
+}
+
+/** Whether the document writes a word or phrase (all its content words), or a word related to each. */
+function mentions(doc: EngineDocument, words: string): boolean {
+  const stems = contentStems(words);
+  const written = stemsWritten(doc);
+  return stems.length > 0 && stems.every((t) => written.has(t) || relatedStems(t).some((r) => written.has(r)));
+}
+
+/**
+ * "A or B? (true if A)" where the document names only one of the two anywhere: a sales slip
+ * that never says "refund" answers "Refund or sale? (true if refund)" with a no. Undefined when
+ * it names both or neither.
+ */
+function alternativeInDocument(prompt: string, doc: EngineDocument): boolean | undefined {
+  const m = ALTERNATIVES.exec(prompt);
+  if (!m) return undefined;
+  const [a, b, yes] = [m[1]!, m[2]!, m[3]!].map((w) => w.toLowerCase());
+  if (yes !== a && yes !== b) return undefined;
+  const [saysA, saysB] = [mentions(doc, a!), mentions(doc, b!)];
+  if (saysA === saysB) return undefined;
+  return saysA ? yes === a : yes === b;
+}
+
+/**
+ * A yes/no question about a thing the document never mentions, by any of the question's own
+ * words or a word related to one (the words naming the document itself aside: "Is this a
+ * refund?" of a sales slip, "Does the lease allow pets?" of a lease silent on pets): no.
+ */
+function neverMentioned(query: Query, doc: EngineDocument): boolean {
+  const words = rawTokens(query.prompt).filter((w) => !STOPWORDS.has(w) && !namesWriting(w) && /\p{L}{3}/u.test(w));
+  if (words.length === 0) return false;
+  return !words.some((w) => mentions(doc, w));
 }
 
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
@@ -772,7 +821,12 @@ export function answerDocument(
         model.polarityFeatures.map((f) => inputs[f] ?? 0),
       );
       // "Mutual or one-way? (true if mutual)": the clause naming one of the two alternatives answers.
-      const named = top ? alternativeNamed(query.prompt, top.cand.text) : undefined;
+      // Failing that, the alternatives as the whole document names them; and a question about
+      // something the document never mentions ("Is this a refund?" of a sales slip) is a no.
+      const named =
+        (top ? alternativeNamed(query.prompt, top.cand.text) : undefined) ??
+        alternativeInDocument(query.prompt, doc) ??
+        (neverMentioned(query, doc) ? false : undefined);
       const value = named ?? pYes >= 0.5;
       // Yes or no, the answer rests on the clause most about the question.
       const citations = top ? cite(e, top.cand) : fallbackCitation(e);
@@ -809,7 +863,10 @@ export function answerDocument(
     }
     default: {
       const decision = decisionProbability(m, e.scored);
-      const sole = soleAnswer(e.scored, query);
+      const digits = query.tail !== null ? lastDigitsShown(e) : undefined;
+      // Asked for a card's or an account's last digits, and the document shows none as such.
+      if (digits === null) return empty(type, m, decision, e);
+      const sole = digits ?? soleAnswer(e.scored, query);
       const ranked = sole ?? top;
       if (!ranked || (decision < m.threshold && !sole)) return empty(type, m, decision, e);
       const best = type === 'text_quote' ? (fullNameOf(e.scored, ranked) ?? ranked) : ranked;
@@ -885,6 +942,30 @@ function soleInUnit<T extends { x: ArrayLike<number>; cand: TypedCandidate }>(
   const key = valueKey(top.cand);
   return scored.every((s) => valueKey(s.cand) === key) ? top : undefined;
 }
+
+/**
+ * Asked for the last digits of a card or an account ("Card ending in", "Bank account last 4"):
+ * documents show them behind a mask ("****0851", "XXXX 4411") or after words saying so
+ * ("card ending 4411"), and those digits answer, however an unseen family's wording ranked them.
+ * A figure of as many digits shown any other way (a street number, a time) is no card's: null
+ * when nothing is shown as last digits.
+ */
+function lastDigitsShown(e: Examined): Scored | null {
+  const masked = e.scored.find((s) => s.x[TAIL_MASKED] === 1);
+  if (masked) return masked;
+  const page = (s: Scored) => e.ctx.index.doc.pages[s.cand.at.page]!;
+  const said = e.scored.find((s) => {
+    if (s.x[TAIL_FITS] !== 1) return false;
+    const at = s.cand.at;
+    const before = at.unit.words.slice(Math.max(0, at.from - 3), at.from).map((w) => page(s).words[w]?.text ?? '');
+    return ENDING_WORDS.test(before.join(' '));
+  });
+  return said ?? null;
+}
+const TAIL_MASKED = AT['qTail*masked']!;
+const TAIL_FITS = AT['qTail*fits']!;
+/** Words that introduce a number's last digits: "ending (in)", "ends with", "last 4". */
+const ENDING_WORDS = /\b(?:ending|ends|last)\b/i;
 
 /** The answer the sole-value rules take (a contact, a sum, a count in a unit), whatever its probability; training calibrates it. */
 export function soleAnswer<T extends { x: ArrayLike<number>; cand: TypedCandidate }>(
