@@ -2844,6 +2844,42 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expect(ends.value, show(ends)).toEqual({ type: 'date', value: iso(last) });
     expectQuotesWritten(ends, id, [lines], 'period end');
   });
+  // A card dated when issued ("Membership date") and running "From" one day "To" another: asked
+  // for the start or the end, in words or by a preposition ("Membership from"), the date written
+  // as that end answers, not the issue date whose caption shares the rest of the question.
+  it(`2.2 date / 2.4: "Membership from", "Membership start date" and "Membership end date" are the dates written after "From" and "To", not the "Membership date" (seed ${SEED})`, async () => {
+    const rng = rngFor('period ends');
+    const year = rng.int(2019, 2027);
+    const [issued, from, to] = [rng.int(1, 9), rng.int(10, 19), rng.int(20, 28)];
+    const month = rng.int(1, 12);
+    const written = (d: number, y = year) => `${MONTHS[month - 1]} ${d}, ${y}`;
+    const iso = (d: number, y = year) =>
+      `${y}-${String(month).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
+    const what = rng.pick(['Membership', 'Cover', 'Term']);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 60, text: `City of ${rng.pick(CITIES)[0]}`, size: 14 },
+      { x: 60, top: 90, text: `${what} card`, size: 13 },
+      { x: 60, top: 130, text: 'Holder' },
+      { x: 220, top: 130, text: rng.pick(PEOPLE) },
+      { x: 60, top: 170, text: `${what} date` },
+      { x: 220, top: 170, text: written(issued) },
+      { x: 60, top: 190, text: 'From' },
+      { x: 220, top: 190, text: written(from) },
+      { x: 60, top: 210, text: 'To' },
+      { x: 220, top: 210, text: written(to, year + 1) },
+    ];
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'card.pdf');
+    for (const [prompt, want] of [
+      [`${what} from`, iso(from)],
+      [`${what} start date`, iso(from)],
+      [`${what} end date`, iso(to, year + 1)],
+    ] as const) {
+      const cell = await answer(id, { prompt, outputType: 'date' });
+      expect(cell.value, `${prompt} ${show(cell)}`).toEqual({ type: 'date', value: want });
+      expectQuotesWritten(cell, id, [lines], prompt);
+    }
+  });
   // "Inv." is the shorthand of "invoice" as "Qty" is of quantity: among three numbers captioned
   // in shorthand, the one after "Inv. No.:" is the invoice's.
   it(`2.2 text_quote / 2.4: the number after "Inv. No.:" answers "What is the invoice number?" beside the customer's and the order's (seed ${SEED})`, async () => {

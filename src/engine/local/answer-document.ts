@@ -14,6 +14,8 @@ import {
   fitsKind,
   isNoticePeriod,
   NOTICE,
+  phaseNamed,
+  phaseWrittenOf,
   type ScoringContext,
   scoringContext,
   valueCounts,
@@ -361,12 +363,41 @@ function neverMentioned(query: Query, doc: EngineDocument): boolean {
   return !words.some((w) => mentions(doc, w));
 }
 
+/**
+ * Asked for one end of a span ("Statement start date", "Period from", "Closing balance"), values
+ * written as that end ("Period from 26/10", "Balance brought forward") rank first and values
+ * written as the other end ("To 22/11") last, whatever else their captions share with the
+ * question: "Period to" shares "period" with "Period from", and "Statement date" two words with
+ * "Statement start date". Only dates and amounts are spans' ends.
+ */
+function askedEndFirst(e: Examined): Scored[] {
+  if (e.group !== 'date' && e.group !== 'number') return e.scored;
+  const q = e.ctx.query;
+  // A bare caption asks by its preposition too ("Period from", "Valid to").
+  const caption = !q.prompt.includes('?') && q.prompt.trim().split(/\s+/).length <= 4;
+  const asked = q.phase ?? (caption ? phaseNamed(q.prompt) : null);
+  if (!asked) return e.scored;
+  // The end of a written range ("Flight Dates 05/26/20 - 06/02/20") that the question asks for is that end.
+  const written = e.scored.map((s) =>
+    s.cand.picture ? null : s.cand.traits.rangeMatch ? asked : phaseWrittenOf(e.ctx, s.cand),
+  );
+  if (!written.includes(asked)) return e.scored;
+  return [
+    ...e.scored.filter((_, i) => written[i] === asked),
+    ...e.scored.filter((_, i) => written[i] === null),
+    ...e.scored.filter((_, i) => written[i] !== null && written[i] !== asked),
+  ];
+}
+
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
 const answering = (e: Examined): Examined => ({
   ...e,
   scored: anotherDocumentsDatesLast({
     ...e,
-    scored: ownSubjectFirst({ ...e, scored: personsFirst(selfCountedFirst(e.scored)) }),
+    scored: ownSubjectFirst({
+      ...e,
+      scored: askedEndFirst({ ...e, scored: personsFirst(selfCountedFirst(e.scored)) }),
+    }),
   }),
 });
 

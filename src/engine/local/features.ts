@@ -392,6 +392,21 @@ function writtenPhase(before: string[], captions: string[]): Phase | null {
   return null;
 }
 
+/** The end of a span a (non-picture) candidate is written as: "Period from 1 May" is a start, "To 31 May" an end. */
+export function phaseWrittenOf(ctx: ScoringContext, c: TypedCandidate): Phase | null {
+  const [e] = evidencePair(ctx, c);
+  const page = ctx.index.doc.pages[c.at.page]!;
+  const near = nearbyOf(ctx.index, c.at);
+  const before = c.at.unit.words.slice(Math.max(0, c.at.from - 4), c.at.from);
+  return writtenPhase(
+    before.map((w) => page.words[w]?.text ?? ''),
+    [e.nearText, near.left, near.above, near.columnHead, near.rowHead],
+  );
+}
+
+/** The end of a span a caption-like prompt names by its own words ("Period from", "Valid to"). */
+export const phaseNamed = phaseIn;
+
 /**
  * A caption naming only a part of what is asked: "Tax" beside the tax when the total including
  * tax is asked holds that part, not the total; so do "Total tax" and "Tax amount", and "Total
@@ -1034,10 +1049,7 @@ export function featuresOf(
   // One end of a span against the other: "Balance brought forward" opens a statement that
   // "Balance carried forward" closes, "Period from … To …" names both dates.
   if (query.phase && !c.picture) {
-    const written = writtenPhase(
-      before.map((w) => page.words[w]?.text ?? ''),
-      [e.nearText, near.left, near.above, near.columnHead, near.rowHead],
-    );
+    const written = phaseWrittenOf(ctx, c);
     set('phaseAgrees', written === query.phase ? 1 : 0);
     set('phaseOpposes', written && written !== query.phase ? 1 : 0);
     // The other end's caption names the opposite of what is asked, as an antonym does: what a
