@@ -1950,6 +1950,47 @@ describe('local engine on documents it has never seen, through the upload pipeli
       expectQuotesWritten(card[i]!, ids[i]!, [slip.lines], 'card digits');
     }
   });
+  // A registration form counts its fields "1.", "2.", each caption beside its value; the owners
+  // come last, counted "a)", "b)" under a caption naming them all. The captions are no owners,
+  // though one says "principal place of business", nor is the line saying where they are listed.
+  it(`2.2 list_scalar / 2.4: "List the principals." answers the names under the principals' caption, not the form's numbered captions (seed ${SEED})`, async () => {
+    const rng = rngFor('form principals');
+    const owners = rng.sample(PEOPLE, rng.int(2, 3));
+    const [street, town] = address(rng);
+    const fields: [string, string][] = rng.shuffle([
+      ['Exact name of the business', brand(rng.pick(COMPANIES))],
+      ['Address of principal place of business', `${street}, ${town}`],
+      ['Jurisdiction of formation', rng.pick(STATES)],
+      [
+        'Nature of business',
+        rng.pick(['Bookkeeping for small businesses', 'Custom furniture making', 'Software consulting']),
+      ],
+      ['Date business commenced', `${MONTHS[rng.int(0, 11)]} ${rng.int(1, 28)}, ${rng.int(2001, 2024)}`],
+    ]);
+    const placed: { x: number; top: number; text: string; size?: number }[] = [
+      { x: 60, top: 60, text: `STATE OF ${rng.pick(STATES).toUpperCase()}`, size: 13 },
+      { x: 60, top: 84, text: 'STATEMENT OF REGISTRATION', size: 13 },
+    ];
+    let top = 120;
+    fields.forEach(([caption, value], i) => {
+      placed.push({ x: 60, top, text: `${i + 1}. ${caption}` }, { x: 320, top, text: value });
+      top += 20;
+    });
+    placed.push({ x: 60, top, text: `${fields.length + 1}. Principals (name and title):` });
+    top += 20;
+    owners.forEach((name, i) => {
+      placed.push(
+        { x: 72, top, text: `${'abc'[i]}) ${name}` },
+        { x: 320, top, text: rng.pick(['President', 'Secretary', 'Director']) },
+      );
+      top += 18;
+    });
+    placed.push({ x: 60, top: top + 20, text: 'Signature of registrant' });
+    const lines = placed.map((p) => p.text);
+    const id = await upload(makePlacedTextPdf([placed]), 'registration.pdf');
+    const cell = await answer(id, { prompt: 'List the principals.', outputType: 'list_scalar' });
+    expectListOf(cell, owners, id, [lines], 'principals');
+  });
   // A payslip's earnings and its deductions are two lists in one table: the heading row between
   // them ("Taxes & deductions", its figures column captioned instead of filled) ends the first.
   it(`2.2 list_scalar / 2.4: the earnings of a payslip end at the deductions heading below them (seed ${SEED})`, async () => {

@@ -3,6 +3,7 @@ import { distinctNames } from './distinct-names.ts';
 import { FEATURES, type ScoringContext, sidesSeen, valueKey } from './features.ts';
 import { MARKER, opensLineMarked } from './markers.ts';
 import type { ScorerModel } from './model.ts';
+import { stem } from '../text/tokenize.ts';
 import { asksAct, inQuestionWords, type Query } from './query.ts';
 import type { Group, TypedCandidate } from './typed-candidates.ts';
 
@@ -59,6 +60,11 @@ export function listItems(
     if ((!sentenceLike(t.cand) && CAPTION.test(t.cand.text)) || headsFigures(e.ctx, s.cand)) return;
     // A form's own question ("Is this a foreign entity?", "Type of entity (check one)") asks; it lists nothing.
     if (ASKING.test(t.cand.text)) return;
+    // Nor does a form's numbered caption: the field it names, not an entry of any list.
+    if (numberedCaption(e, s.cand) && (t.cand.traits.nameShape ?? 0) < 0.5) return;
+    // An entry naming the whole list asked for ("See Schedule A for the names of the principals",
+    // "Full names of all owners") refers to the list or captions it; it is none of its entries.
+    if ((t.cand.traits.nameShape ?? 0) < 0.5 && namesTheList(query, t.cand.text)) return;
     // Persons or companies asked for: a sentence is none of them, however it scores.
     if (query.kind === 'entity' && sentenceLike(t.cand)) return;
     // Numbers or codes asked for ("the policy numbers", "the part numbers"): the coverage named
@@ -286,6 +292,50 @@ function bestRun(
  */
 const CAPTION =
   /\b(?:as|by|of|to|for|and|or|the|per|on behalf of)\s*:?$|\bplease\b|^\(?(?:print(?:ed)?\s+)?name\b/i;
+
+/**
+ * A form's numbered field caption: "3. Address of principal place of business" with the value
+ * it captions beside it on its line, or one ending on a colon over the entries below ("9.
+ * Principals (name and title):"). Forms count their fields "1.", "2."; the entries of a list
+ * under them run "a)", "b)", and a table's rows are not counted inside their first cell.
+ */
+function numberedCaption(e: Examined, c: TypedCandidate): boolean {
+  const at = c.at;
+  if (at.to !== at.unit.words.length - 1) return false;
+  const words = e.ctx.index.doc.pages[at.page]!.words;
+  const counted = (w: number | undefined) => w !== undefined && /^\d{1,2}\.$/.test(words[w]!.text);
+  // The count is the candidate's first word ("5. Jurisdiction of formation" as one cell) or the one before it.
+  const marked =
+    at.from === 0
+      ? counted(at.unit.words[0]) && at.to > 0
+      : counted(at.unit.words[at.from - 1]) && opensLineMarked(e.ctx.index, c);
+  if (!marked) return false;
+  if (words[at.unit.words[at.to]!]!.text.endsWith(':')) return true;
+  if (at.unit.kind !== 'segment') return false;
+  const line = e.ctx.index.layouts[at.page]?.lines[at.unit.line];
+  const k = line?.segments.findIndex((g) => g.words[0] === at.unit.words[0]) ?? -1;
+  const next = k >= 0 ? line!.segments[k + 1] : undefined;
+  return next !== undefined;
+}
+
+/**
+ * Whether a text names the plural a list question asks for as a whole: after a determiner ("the
+ * names of the principals", "all owners"), or as a caption over the entries ("Principals (name
+ * and title):"). An entry holding the noun as its own head ("Bookkeeping services" among the
+ * services asked for) is one of them.
+ */
+function namesTheList(query: Query, text: string): boolean {
+  const plurals = (query.prompt.match(/\p{L}{3,}s\b/gu) ?? [])
+    .map((w) => w.toLowerCase())
+    .filter((w) => query.terms.includes(stem(w)));
+  return plurals.some((w) => {
+    const said = new RegExp(`(?<!\\p{L})${w}(?!\\p{L})`, 'iu');
+    if (!said.test(text)) return false;
+    return /:\s*$/.test(text) || new RegExp(`\\b${WHOLE}\\s+(?:\\p{L}+\\s+)?${w}(?!\\p{L})`, 'iu').test(text);
+  });
+}
+/** Words that take a plural as a whole: "the", "all", "of". */
+const WHOLE = '(?:the|all|of|these|those|such|its|their|our|your|any)';
 
 /** A form's own question: one ending on a question mark, or offering choices ("(check one)"). */
 const ASKING = /\?\s*$|\(\s*(?:check|tick|select|circle|mark)\s+(?:one|all|any)\b[^)]*\)\s*:?\s*$/i;
