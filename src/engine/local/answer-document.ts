@@ -899,7 +899,9 @@ export function answerDocument(
       if (digits === null) return empty(type, m, decision, e);
       const sole = digits ?? soleAnswer(e.scored, query);
       const ranked = sole ?? top;
-      if (!ranked || (decision < m.threshold && !sole)) return empty(type, m, decision, e);
+      if (!ranked || (decision < m.threshold && !sole && !captionedAsAsked(ranked))) {
+        return empty(type, m, decision, e);
+      }
       const best = type === 'text_quote' ? (fullNameOf(e.scored, ranked) ?? ranked) : ranked;
       if (type === 'date' && query.deadline && !writtenAsLimit(e, best)) return empty(type, m, decision, e);
       const calibrated = confidenceOf(m.answered, decision, e);
@@ -997,6 +999,16 @@ const TAIL_MASKED = AT['qTail*masked']!;
 const TAIL_FITS = AT['qTail*fits']!;
 /** Words that introduce a number's last digits: "ending (in)", "ends with", "last 4". */
 const ENDING_WORDS = /\b(?:ending|ends|last)\b/i;
+
+/**
+ * The first-ranked value sits under, beside or after a caption saying all the question says
+ * ("Reason for request" over the reason): a form's field asked in its own words is answered
+ * by what fills it, however low an unseen family's wording scored it.
+ */
+function captionedAsAsked(s: Scored): boolean {
+  return OWN_CAPTION.some((i) => s.x[i] === 1);
+}
+const OWN_CAPTION = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[f]!);
 
 /** The answer the sole-value rules take (a contact, a sum, a count in a unit), whatever its probability; training calibrates it. */
 export function soleAnswer<T extends { x: ArrayLike<number>; cand: TypedCandidate }>(
