@@ -1581,6 +1581,56 @@ describe('local engine on documents it has never seen, through the upload pipeli
     expectQuotesWritten(cell, id, [lines], 'letter kind');
   });
 
+  // One sentence may touch two categories: "evaluate a possible acquisition of all or part of
+  // the business" holds every word of "Potential acquisition" (possible for potential) and two
+  // of the three of "Evaluating a business relationship". It describes the first.
+  it(`2.2 categorical / 2.4: a passage describing one category in full and another in part answers the one in full (seed ${SEED})`, async () => {
+    const rng = rngFor('fuller category');
+    const [a, b] = rng.sample(COMPANIES, 2) as [string, string];
+    const purposes = [
+      {
+        category: 'Potential acquisition',
+        clause: `evaluate a possible acquisition of all or part of the business of ${b}`,
+      },
+      {
+        category: 'Evaluating a business relationship',
+        clause: 'evaluate a potential business relationship between them',
+      },
+    ];
+    const ids: string[] = [];
+    const all: string[][] = [];
+    for (const p of purposes) {
+      const lines = [
+        'MUTUAL NONDISCLOSURE AGREEMENT',
+        `This Agreement is made between ${a} and ${b}.`,
+        ...wrap(`1. Purpose. The parties wish to ${p.clause} (the "Purpose").`, 80),
+        ...wrap(
+          '2. Each party shall use the Confidential Information of the other solely for the Purpose.',
+          80,
+        ),
+      ];
+      all.push(lines);
+      ids.push(await upload(await makeTextPdf([lines], { fontSize: FONT_SIZE }), 'purpose.pdf'));
+    }
+    const cells = await answers(ids, {
+      prompt: 'Purpose',
+      outputType: 'categorical',
+      config: JSON.stringify({
+        categories: [
+          'Evaluating a business relationship',
+          'Potential acquisition',
+          'Joint product development',
+          'Investment evaluation',
+        ],
+      }),
+    });
+    for (const [i, p] of purposes.entries()) {
+      expect(cells[i]!.value, show(cells[i]!)).toEqual({ type: 'categorical', value: p.category });
+      expect((cells[i]!.citations as Json[]).length, show(cells[i]!)).toBeGreaterThan(0);
+      expectQuotesWritten(cells[i]!, ids[i]!, [all[i]!], 'purpose');
+    }
+  });
+
   // A letter's own date, printed alone at its head, is no reply-by date: asked by when to
   // respond, a letter that sets no deadline answers null; one that does answers that date.
   it(`2.2 date / 2.4: a deadline question is answered by a date written as a limit, not by the letter's own date (seed ${SEED})`, async () => {

@@ -389,17 +389,37 @@ function askedEndFirst(e: Examined): Scored[] {
   ];
 }
 
+/**
+ * A passage describing one category in full and another in part ("The parties wish to evaluate
+ * a possible acquisition of all or part of the business": all of "Potential acquisition", two
+ * words of three of "Evaluating a business relationship") is about the one it describes in full.
+ */
+function fullerDescriptionFirst(e: Examined): Scored[] {
+  const top = e.scored[0];
+  if (e.group !== 'categorical' || !top?.cand.traits.described || !top.cand.traits.partial) return e.scored;
+  const fuller = e.scored.find(
+    (s) =>
+      s.cand.value !== top.cand.value &&
+      s.cand.traits.described === 1 &&
+      (s.cand.traits.partial ?? 0) < top.cand.traits.partial! &&
+      s.cand.at.unit === top.cand.at.unit &&
+      s.p >= top.p / 2,
+  );
+  return fuller ? [fuller, ...e.scored.filter((s) => s !== fuller)] : e.scored;
+}
+
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
-const answering = (e: Examined): Examined => ({
-  ...e,
-  scored: anotherDocumentsDatesLast({
-    ...e,
-    scored: ownSubjectFirst({
-      ...e,
-      scored: askedEndFirst({ ...e, scored: personsFirst(selfCountedFirst(e.scored)) }),
-    }),
-  }),
-});
+const answering = (e: Examined): Examined =>
+  RERANKINGS.reduce<Examined>((acc, rerank) => ({ ...acc, scored: rerank(acc) }), e);
+/** The answering rules over the ranking, in the order they apply. */
+const RERANKINGS: ((e: Examined) => Scored[])[] = [
+  (e) => selfCountedFirst(e.scored),
+  (e) => personsFirst(e.scored),
+  askedEndFirst,
+  ownSubjectFirst,
+  fullerDescriptionFirst,
+  anotherDocumentsDatesLast,
+];
 
 /** Pages read closely: retrieval picks the few most about the question, and the first page. */
 const PAGES_READ = 4;
