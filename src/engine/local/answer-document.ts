@@ -25,11 +25,10 @@ import {
 import { listItems, wordKeys } from './list-items.ts';
 import { calibrate, logit, type Platt, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
 import { nearbyOf } from './nearby.ts';
-import { namesWriting } from './nouns.ts';
 import { captionShares } from './picture-owner.ts';
 import { analyzeQuery, existenceTarget, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
-import { relatedStems } from './synonyms.ts';
+import { derivedStems, relatedStems } from './synonyms.ts';
 import { type Group, groupOf, type TypedCandidate, typedCandidates } from './typed-candidates.ts';
 
 /** One document's answer: what a fact holds, plus the score bundles reduce on. */
@@ -319,12 +318,17 @@ function alternativeNamed(prompt: string, clause: string): boolean | undefined {
   return saysA ? yes === a : yes === b;
 }
 
-/** What a document writes, as stems, page by page. */
+/**
+ * What a document writes, as stems, with the words related to each (the lexicon relates
+ * "respond" to "response", though not "reply" to "respond": either way round counts).
+ */
 const writtenStems = new WeakMap<EngineDocument, Set<string>>();
 function stemsWritten(doc: EngineDocument): Set<string> {
   let known = writtenStems.get(doc);
   if (!known) {
-    known = new Set(doc.pages.flatMap((p) => literalStems(p.text)));
+    const own = new Set(doc.pages.flatMap((p) => literalStems(p.text)));
+    known = new Set(own);
+    for (const t of own) for (const r of [...relatedStems(t), ...derivedStems(t)]) known.add(r);
     writtenStems.set(doc, known);
   }
   return known;
@@ -334,7 +338,10 @@ function stemsWritten(doc: EngineDocument): Set<string> {
 function mentions(doc: EngineDocument, words: string): boolean {
   const stems = contentStems(words);
   const written = stemsWritten(doc);
-  return stems.length > 0 && stems.every((t) => written.has(t) || relatedStems(t).some((r) => written.has(r)));
+  return (
+    stems.length > 0 &&
+    stems.every((t) => written.has(t) || [...relatedStems(t), ...derivedStems(t)].some((r) => written.has(r)))
+  );
 }
 
 /**
@@ -353,12 +360,12 @@ function alternativeInDocument(prompt: string, doc: EngineDocument): boolean | u
 }
 
 /**
- * A yes/no question about a thing the document never mentions, by any of the question's own
- * words or a word related to one (the words naming the document itself aside: "Is this a
- * refund?" of a sales slip, "Does the lease allow pets?" of a lease silent on pets): no.
+ * A yes/no question none of whose words the document writes, nor a word related to one ("Is
+ * this a refund?" of a sales slip): no. One word written ("Does this receipt record a return?"
+ * of a slip that says "Returns accepted until") leaves the question to the clauses.
  */
 function neverMentioned(query: Query, doc: EngineDocument): boolean {
-  const words = rawTokens(query.prompt).filter((w) => !STOPWORDS.has(w) && !namesWriting(w) && /\p{L}{3}/u.test(w));
+  const words = rawTokens(query.prompt).filter((w) => !STOPWORDS.has(w) && /\p{L}{3}/u.test(w));
   if (words.length === 0) return false;
   return !words.some((w) => mentions(doc, w));
 }
