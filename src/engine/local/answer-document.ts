@@ -1,5 +1,5 @@
 import { citeWords } from '../citations.ts';
-import { contentStems, escapeRegex, literalStems, rawTokens, STOPWORDS } from '../text/tokenize.ts';
+import { contentStems, escapeRegex, literalStems, rawTokens, STOPWORDS, stem } from '../text/tokenize.ts';
 import type { AnswerValue, Citation, EngineColumn, EngineDocument, Region } from '../types.ts';
 import { durationCandidates, durationIn } from './candidates.ts';
 import { indexFor } from './doc-index.ts';
@@ -25,6 +25,7 @@ import {
 import { listItems, wordKeys } from './list-items.ts';
 import { calibrate, logit, type Platt, probability, type ScorerModel, scoreOf, sigmoid } from './model.ts';
 import { nearbyOf } from './nearby.ts';
+import { nounKind } from './nouns.ts';
 import { captionShares } from './picture-owner.ts';
 import { analyzeQuery, existenceTarget, type Query, VALUE_KINDS } from './query.ts';
 import { topPassages } from './retrieval.ts';
@@ -415,6 +416,33 @@ function fullerDescriptionFirst(e: Examined): Scored[] {
   return fuller ? [fuller, ...e.scored.filter((s) => s !== fuller)] : e.scored;
 }
 
+/**
+ * "Which insurer provides the coverage?": a name holding the word asked for, or its root
+ * ("Ashford Insurance Company"), names one, and ranks before names that do not ("Brückner
+ * Office Solutions Corp.", the insured). Only for a noun naming a person or a body; words any
+ * name may answer ("company", "party") say nothing of which.
+ */
+function namedAsAskedFirst(e: Examined): Scored[] {
+  if (e.group !== 'text') return e.scored;
+  const m = /\b(?:which|what)\s+(\p{L}{3,})\b/iu.exec(e.ctx.query.prompt);
+  // Only a noun naming who (a person or a body): "which street" is answered by no name.
+  if (!m || GENERIC_NOUN.test(m[1]!) || !WHO_KINDS.has(nounKind(m[1]!) ?? '')) return e.scored;
+  const asked = stem(m[1]!.toLowerCase());
+  // The word and its root ("insur" of "insurer"), not longer words made from it ("statement" of "state").
+  const forms = new Set([asked, ...derivedStems(asked).filter((d) => d.length < asked.length)]);
+  const named = (s: Scored) =>
+    ((s.cand.traits.nameShape ?? 0) >= 0.5 || s.cand.traits.orgSuffix === 1) &&
+    s.cand.text.split(/\s+/).length >= 2 &&
+    contentStems(s.cand.text).some((t) => forms.has(t));
+  const first = e.scored.filter(named);
+  if (first.length === 0) return e.scored;
+  return [...first, ...e.scored.filter((s) => !named(s))];
+}
+const WHO_KINDS = new Set(['person', 'group']);
+/** Nouns any name answers: they say nothing of which name. */
+const GENERIC_NOUN =
+  /^(?:company|companies|organi[sz]ation|party|parties|person|people|entity|business|firm|name|one|kind|type|form|document|is|was|are|were|does|do|did|has|have)$/i;
+
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
 const answering = (e: Examined): Examined =>
   RERANKINGS.reduce<Examined>((acc, rerank) => ({ ...acc, scored: rerank(acc) }), e);
@@ -425,6 +453,7 @@ const RERANKINGS: ((e: Examined) => Scored[])[] = [
   askedEndFirst,
   ownSubjectFirst,
   fullerDescriptionFirst,
+  namedAsAskedFirst,
   anotherDocumentsDatesLast,
 ];
 
