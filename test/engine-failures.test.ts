@@ -1631,6 +1631,33 @@ describe('local engine on documents it has never seen, through the upload pipeli
     }
   });
 
+  // "Which bank holds the deposit?": the name holding the word asked for ("Greenview Savings
+  // Bank") names the bank, not the amount the sentence is about nor the company the letter is from.
+  it(`2.2 text_quote / 2.4: "Which bank ...?" is answered by the name holding the word "Bank", not the sentence's amount or the sender (seed ${SEED})`, async () => {
+    const rng = rngFor('which bank');
+    const sender = rng.pick(COMPANIES);
+    const bank = `${rng.pick(['Greenview', 'Harbor', 'Northgate', 'Millbrook', 'Quarry'])} ${rng.pick(['Savings', 'Trust', 'Cooperative', 'Federal'])} Bank`;
+    const amount = money(rng.int(10_000, 90_000));
+    const [street, city] = address(rng);
+    const lines = [
+      sender,
+      street,
+      city,
+      'Dear customer,',
+      `Your rental deposit of ${amount} is held by ${bank}`,
+      `on behalf of ${sender} until the equipment is returned.`,
+      'Yours faithfully,',
+      rng.pick(PEOPLE),
+    ];
+    const id = await upload(
+      makePlacedTextPdf([lines.map((text, i) => ({ x: 60, top: 60 + i * 18, text }))]),
+      'deposit.pdf',
+    );
+    const cell = await answer(id, { prompt: 'Which bank holds the deposit?', outputType: 'text_quote' });
+    expect(cell.value, show(cell)).toEqual({ type: 'text_quote', value: bank });
+    expectQuotesWritten(cell, id, [lines], 'bank');
+  });
+
   // A letter's own date, printed alone at its head, is no reply-by date: asked by when to
   // respond, a letter that sets no deadline answers null; one that does answers that date.
   it(`2.2 date / 2.4: a deadline question is answered by a date written as a limit, not by the letter's own date (seed ${SEED})`, async () => {

@@ -423,20 +423,26 @@ function fullerDescriptionFirst(e: Examined): Scored[] {
  * name may answer ("company", "party") say nothing of which.
  */
 function namedAsAskedFirst(e: Examined): Scored[] {
-  if (e.group !== 'text') return e.scored;
+  const named = namedAsAsked(e);
+  if (!named || !e.scored.some(named)) return e.scored;
+  return [...e.scored.filter(named), ...e.scored.filter((s) => !named(s))];
+}
+
+/** The test `namedAsAskedFirst` ranks by, or null when the question names no person or body after "which". */
+function namedAsAsked(e: Examined): ((s: Scored) => boolean) | null {
+  if (e.group !== 'text') return null;
   const m = /\b(?:which|what)\s+(\p{L}{3,})\b/iu.exec(e.ctx.query.prompt);
   // Only a noun naming who (a person or a body): "which street" is answered by no name.
-  if (!m || GENERIC_NOUN.test(m[1]!) || !WHO_KINDS.has(nounKind(m[1]!) ?? '')) return e.scored;
+  if (!m || GENERIC_NOUN.test(m[1]!) || !WHO_KINDS.has(nounKind(m[1]!) ?? '')) return null;
   const asked = stem(m[1]!.toLowerCase());
   // The word and its root ("insur" of "insurer"), not longer words made from it ("statement" of "state").
   const forms = new Set([asked, ...derivedStems(asked).filter((d) => d.length < asked.length)]);
-  const named = (s: Scored) =>
+  return (s: Scored) =>
     ((s.cand.traits.nameShape ?? 0) >= 0.5 || s.cand.traits.orgSuffix === 1) &&
     s.cand.text.split(/\s+/).length >= 2 &&
+    // The word in the name, not in a caption read with it ("Carrier: Harbor Freight Lines LLC").
+    !s.cand.text.includes(':') &&
     contentStems(s.cand.text).some((t) => forms.has(t));
-  const first = e.scored.filter(named);
-  if (first.length === 0) return e.scored;
-  return [...first, ...e.scored.filter((s) => !named(s))];
 }
 const WHO_KINDS = new Set(['person', 'group']);
 /** Nouns any name answers: they say nothing of which name. */
@@ -955,7 +961,9 @@ export function answerDocument(
       if (digits === null) return empty(type, m, decision, e);
       const sole = digits ?? soleAnswer(e.scored, query);
       const ranked = sole ?? top;
-      if (!ranked || (decision < m.threshold && !sole && !captionedAsAsked(ranked))) {
+      // A name saying it is what is asked ("Greenview Savings Bank" for "Which bank ...?") is stated.
+      const vouched = ranked !== undefined && (captionedAsAsked(ranked) || namedAsAsked(e)?.(ranked) === true);
+      if (!ranked || (decision < m.threshold && !sole && !vouched)) {
         return empty(type, m, decision, e);
       }
       const best = type === 'text_quote' ? (fullNameOf(e.scored, ranked) ?? ranked) : ranked;
