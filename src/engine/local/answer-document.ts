@@ -385,7 +385,7 @@ function askedEndFirst(e: Examined): Scored[] {
   const caption = !q.prompt.includes('?') && q.prompt.trim().split(/\s+/).length <= 4;
   const asked = q.phase ?? (caption ? phaseNamed(q.prompt) : null);
   if (!asked) return e.scored;
-  // The end of a written range ("Flight Dates 05/26/20 - 06/02/20") that the question asks for is that end.
+  // The end of a written range ("Dates 05/26/20 - 06/02/20") that the question asks for is that end.
   const written = e.scored.map((s) =>
     s.cand.picture ? null : s.cand.traits.rangeMatch ? asked : phaseWrittenOf(e.ctx, s.cand),
   );

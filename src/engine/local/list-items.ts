@@ -304,7 +304,7 @@ function numberedCaption(e: Examined, c: TypedCandidate): boolean {
   if (at.to !== at.unit.words.length - 1) return false;
   const words = e.ctx.index.doc.pages[at.page]!.words;
   const counted = (w: number | undefined) => w !== undefined && /^\d{1,2}\.$/.test(words[w]!.text);
-  // The count is the candidate's first word ("5. Jurisdiction of formation" as one cell) or the one before it.
+  // The count is the candidate's first word ("5. Nature of business" as one cell) or the one before it.
   const marked =
     at.from === 0
       ? counted(at.unit.words[0]) && at.to > 0
