@@ -450,8 +450,11 @@ const GENERIC_NOUN =
   /^(?:company|companies|organi[sz]ation|party|parties|person|people|entity|business|firm|name|one|kind|type|form|document|is|was|are|were|does|do|did|has|have)$/i;
 
 /** The ranking an answer is read from (training reads the scorer's own, see `examine`). */
-const answering = (e: Examined): Examined =>
-  RERANKINGS.reduce<Examined>((acc, rerank) => ({ ...acc, scored: rerank(acc) }), e);
+function answering(e: Examined): Examined {
+  let scored = e.scored;
+  for (const rerank of RERANKINGS) scored = rerank({ group: e.group, ctx: e.ctx, scored });
+  return { group: e.group, ctx: e.ctx, scored };
+}
 /** The answering rules over the ranking, in the order they apply. */
 const RERANKINGS: ((e: Examined) => Scored[])[] = [
   (e) => selfCountedFirst(e.scored),
@@ -962,7 +965,8 @@ export function answerDocument(
       const sole = digits ?? soleAnswer(e.scored, query);
       const ranked = sole ?? top;
       // A name saying it is what is asked ("Greenview Savings Bank" for "Which bank ...?") is stated.
-      const vouched = ranked !== undefined && (captionedAsAsked(ranked) || namedAsAsked(e)?.(ranked) === true);
+      const vouched =
+        ranked !== undefined && (captionedAsAsked(ranked) || namedAsAsked(e)?.(ranked) === true);
       if (!ranked || (decision < m.threshold && !sole && !vouched)) {
         return empty(type, m, decision, e);
       }
@@ -1054,7 +1058,9 @@ function lastDigitsShown(e: Examined): Scored | null {
   const said = e.scored.find((s) => {
     if (s.x[TAIL_FITS] !== 1) return false;
     const at = s.cand.at;
-    const before = at.unit.words.slice(Math.max(0, at.from - 3), at.from).map((w) => page(s).words[w]?.text ?? '');
+    const before = at.unit.words
+      .slice(Math.max(0, at.from - 3), at.from)
+      .map((w) => page(s).words[w]?.text ?? '');
     return ENDING_WORDS.test(before.join(' '));
   });
   return said ?? null;

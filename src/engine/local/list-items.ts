@@ -1,9 +1,9 @@
+import { stem } from '../text/tokenize.ts';
 import type { Examined, Scored } from './answer-document.ts';
 import { distinctNames } from './distinct-names.ts';
 import { FEATURES, type ScoringContext, sidesSeen, valueKey } from './features.ts';
 import { MARKER, opensLineMarked } from './markers.ts';
 import type { ScorerModel } from './model.ts';
-import { stem } from '../text/tokenize.ts';
 import { asksAct, inQuestionWords, type Query } from './query.ts';
 import type { Group, TypedCandidate } from './typed-candidates.ts';
 
