@@ -134,6 +134,25 @@ function address(rng: Rng): [string, string] {
   ];
 }
 
+/** A till roll as printed: the shop's name, then rows of a text at the left and a figure at the right. */
+function tillRoll(shop: string) {
+  const placed: { x: number; top: number; text: string; size?: number }[] = [
+    { x: 110, top: 60, text: shop, size: 13 },
+  ];
+  let top = 88;
+  return {
+    placed,
+    row(left: string, right?: string) {
+      placed.push({ x: 60, top, text: left });
+      if (right) placed.push({ x: 270, top, text: right });
+      top += 16;
+    },
+    gap(points: number) {
+      top += points;
+    },
+  };
+}
+
 /** A letter's head: the sender (and its tagline), its address, the date, and the addressee's block. */
 function letterHead(
   rng: Rng,
@@ -1948,15 +1967,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const price = (cents: number) => (cents / 100).toFixed(2);
     const subtotal = prices.reduce((t, p, i) => t + p * counts[i]!, 0);
     const tax = Math.round(subtotal * 0.06);
-    let top = 60;
-    const placed: { x: number; top: number; text: string; size?: number }[] = [];
-    const row = (left: string, right?: string) => {
-      placed.push({ x: 60, top, text: left });
-      if (right) placed.push({ x: 270, top, text: right });
-      top += 16;
-    };
-    placed.push({ x: 110, top, text: rng.pick(COMPANIES), size: 13 });
-    top += 28;
+    const { placed, row, gap } = tillRoll(rng.pick(COMPANIES));
     row(
       `Date: ${String(rng.int(1, 28)).padStart(2, '0')}/0${rng.int(1, 9)}/2025 Time: 1${rng.int(0, 9)}:${rng.int(10, 59)}`,
       `Reg ${rng.int(1, 9)}`,
@@ -1966,7 +1977,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
     row('SUBTOTAL', price(subtotal));
     row('Sales tax 6%', price(tax));
     row('TOTAL', `USD ${price(subtotal + tax)}`);
-    top += 12;
+    gap(12);
     row('Thank you for shopping with us!');
     const lines = placed.map((p) => p.text);
     const id = await upload(makePlacedTextPdf([placed]), 'receipt.pdf');
@@ -1980,15 +1991,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
     const slips = (['card', 'cash', 'refund'] as const).map((kind) => {
       const digits = String(rng.int(0, 9999)).padStart(4, '0');
       const total = (rng.int(500, 9_999) / 100).toFixed(2);
-      const placed: { x: number; top: number; text: string; size?: number }[] = [];
-      let top = 60;
-      const row = (left: string, right?: string) => {
-        placed.push({ x: 60, top, text: left });
-        if (right) placed.push({ x: 270, top, text: right });
-        top += 16;
-      };
-      placed.push({ x: 110, top, text: rng.pick(COMPANIES), size: 13 });
-      top += 28;
+      const { placed, row, gap } = tillRoll(rng.pick(COMPANIES));
       row(`${rng.int(1000, 9899)} ${rng.pick(STREETS)}`);
       row(
         `Date: ${String(rng.int(1, 28)).padStart(2, '0')}/0${rng.int(1, 9)}/2025 ${rng.int(10, 19)}:${rng.int(10, 59)}`,
@@ -2001,7 +2004,7 @@ describe('local engine on documents it has never seen, through the upload pipeli
         kind === 'cash' ? 'CASH' : `${rng.pick(['VISA CREDIT', 'MASTERCARD DEBIT'])} ****${digits}`,
         `${total}`,
       );
-      top += 12;
+      gap(12);
       row(kind === 'refund' ? 'Refund issued to original tender' : 'Thank you for shopping with us!');
       return { kind, digits, placed, lines: placed.map((p) => p.text) };
     });
