@@ -14,6 +14,7 @@ import {
   fitsKind,
   isNoticePeriod,
   NOTICE,
+  OWN_LABEL,
   phaseNamed,
   phaseWrittenOf,
   type ScoringContext,
@@ -1076,9 +1077,8 @@ const ENDING_WORDS = /\b(?:ending|ends|last)\b/i;
  * by what fills it, however low an unseen family's wording scored it.
  */
 function captionedAsAsked(s: Scored): boolean {
-  return OWN_CAPTION.some((i) => s.x[i] === 1);
+  return OWN_LABEL.some((i) => s.x[i] === 1);
 }
-const OWN_CAPTION = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[f]!);
 
 /** The answer the sole-value rules take (a contact, a sum, a count in a unit), whatever its probability; training calibrates it. */
 export function soleAnswer<T extends { x: ArrayLike<number>; cand: TypedCandidate }>(

@@ -1211,7 +1211,8 @@ function maskedDigits(page: EnginePage, words: readonly EnginePage['words'][numb
   return i > 0 && MASK_GROUP.test(page.words[i - 1]!.text);
 }
 
-const OWN_LABEL = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[f]!);
+/** Features saying a value's own caption says all the question says. */
+export const OWN_LABEL = ['labelExact', 'geoLeftExact', 'geoAboveExact'].map((f) => AT[f]!);
 
 /**
  * Fills the features that compare a candidate with the others of its question (call after the
